@@ -1,0 +1,118 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { redisKeys } from '@duet/shared';
+import type { WinRate } from '@duet/shared';
+import express from 'express';
+import helmet from 'helmet';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { GatewayConfig } from './config.ts';
+import { createDb } from './infra/db.ts';
+import { createBattleQueue, enqueueBattle } from './infra/queue.ts';
+import { createRedis } from './infra/redis.ts';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { perMinuteLimit } from './http/rate-limit.ts';
+import { battleRoutes } from './modules/battles/battle.routes.ts';
+import { createBattleService } from './modules/battles/battle.service.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
+import { createHistoryService } from './modules/history/history.service.ts';
+import { toolsRoutes } from './modules/tools/tools.routes.ts';
+import { createRealtime } from './realtime/socket.ts';
+
+export interface Gateway {
+  /** Where it listens, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  logger: Logger;
+  /** Stops taking connections, then closes sockets, queue, Redis and PostgreSQL. */
+  close: () => Promise<void>;
+}
+
+/** Builds and starts the gateway: REST API, Socket.IO, and the built client when present. */
+export async function startGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Promise<Gateway> {
+  const db = createDb(config.databaseUrl);
+  const redis = createRedis(config.redisUrl, 'duet-gateway');
+  const adapterPub = createRedis(config.redisUrl, 'duet-gateway-io-pub');
+  const adapterSub = createRedis(config.redisUrl, 'duet-gateway-io-sub');
+  const eventsSub = createRedis(config.redisUrl, 'duet-gateway-events');
+  const keys = redisKeys(config.redisPrefix);
+  const queue = createBattleQueue(redis, config.redisPrefix);
+
+  let announce: (tool: string, winRates: WinRate[]) => void = () => undefined;
+  const battles = createBattleService({
+    db,
+    roster: config.roster,
+    mode: config.mode,
+    enqueue: (id) => enqueueBattle(queue, id),
+    requestCancel: async (id) => {
+      // The flag covers a battle still waiting in the queue; the message stops a running one.
+      await redis.set(keys.battleCancelled(id), '1', 'EX', 24 * 3600);
+      await redis.publish(keys.cancelChannel, id);
+    },
+    statsChanged: (tool, winRates) => announce(tool, winRates),
+  });
+  const history = createHistoryService({ db });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'", 'ws:', 'wss:'] },
+      },
+    }),
+  );
+  app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.get('/healthz', async (_req, res) => {
+    await Promise.all([db.query('SELECT 1'), redis.ping()]);
+    res.json({ ok: true });
+  });
+
+  const api = express.Router();
+  api.use(express.json({ limit: '64kb' }));
+  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode }));
+  api.use(
+    battleRoutes(battles, {
+      create: perMinuteLimit(redis, config.redisPrefix, 'battles', config.rateLimits.battlesPerMinute),
+      vote: perMinuteLimit(redis, config.redisPrefix, 'votes', config.rateLimits.votesPerMinute),
+    }),
+  );
+  api.use(historyRoutes(history));
+  api.use(notFoundHandler);
+  app.use('/api', api);
+
+  const clientDist = path.resolve(config.clientDist);
+  if (config.clientDist && existsSync(path.join(clientDist, 'index.html'))) {
+    app.use(express.static(clientDist, { index: false, maxAge: '1h' }));
+    // Client-side routes: every other GET gets the app shell.
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => res.sendFile(path.join(clientDist, 'index.html')));
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+
+  const httpServer = createServer(app);
+  const realtime = await createRealtime({ httpServer, adapterPub, adapterSub, eventsSub, db, redis, keys, battles, corsOrigins: config.corsOrigins, logger });
+  announce = realtime.statsChanged;
+
+  await new Promise<void>((resolve) => httpServer.listen(config.port, config.host, resolve));
+  const { port } = httpServer.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url, models: config.roster.map((m) => m.id), demo: config.demoModels, mode: config.mode }, 'gateway listening');
+
+  return {
+    url,
+    logger,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        realtime.io.close(() => resolve());
+      });
+      await queue.close();
+      await Promise.all([redis, adapterPub, adapterSub, eventsSub].map((r) => r.quit().catch(() => undefined)));
+      await db.end();
+    },
+  };
+}

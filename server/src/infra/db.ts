@@ -1,0 +1,25 @@
+import pg from 'pg';
+
+export type Db = pg.Pool;
+export type DbClient = pg.PoolClient;
+
+/** Opens a connection pool. Timestamps come back as ISO strings via `toISOString()` in repos. */
+export function createDb(databaseUrl: string, max = 10): Db {
+  return new pg.Pool({ connectionString: databaseUrl, max });
+}
+
+/** Runs `fn` in one transaction: committed if it returns, rolled back if it throws. */
+export async function withTransaction<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import { runner } from 'node-pg-migrate';
+import pg from 'pg';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+/** Creates the database named in `databaseUrl` when it does not exist yet. */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
+        // Another process created it in the meantime.
+        if (err.code !== '42P04') throw err;
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies every pending migration under an advisory lock, so concurrent starts are safe. */
+export async function migrate(databaseUrl: string, log: (msg: string) => void = () => undefined): Promise<void> {
+  await ensureDatabase(databaseUrl);
+  await runner({
+    databaseUrl,
+    dir: MIGRATIONS_DIR,
+    direction: 'up',
+    migrationsTable: 'pgmigrations',
+    singleTransaction: true,
+    log,
+    logger: { debug: () => undefined, info: log, warn: log, error: log },
+  });
+}

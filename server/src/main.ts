@@ -1,0 +1,27 @@
+import { pino } from 'pino';
+import { startGateway } from './app.ts';
+import { loadGatewayConfig } from './config.ts';
+import { migrate } from './infra/migrate.ts';
+
+const config = loadGatewayConfig();
+const logger = pino({ level: config.logLevel });
+if (config.demoModels) logger.warn('no provider keys configured: the built-in demo models will answer');
+if (config.migrateOnStart) await migrate(config.databaseUrl, (msg) => logger.debug(msg));
+
+const gateway = await startGateway(config, logger);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'gateway shutting down');
+    gateway.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,63 @@
+import { ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/shared';
+import { Router } from 'express';
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { AppError, parseOr400 } from '../../http/errors.ts';
+import { multipartBody, sniffImage } from '../../http/image-upload.ts';
+import type { BattleService, UploadedImage } from './battle.service.ts';
+
+const ZBattleIdSchema = z.string().uuid();
+const ZCancelBodySchema = z.object({ voteToken: z.string().min(1).max(200) });
+
+/** A multipart form carries `inputs` as JSON text; a JSON body carries it as an object. */
+function requestBody(body: Record<string, unknown>, multipart: boolean): unknown {
+  if (!multipart || typeof body.inputs !== 'string') return body;
+  try {
+    return { ...body, inputs: JSON.parse(body.inputs) as unknown };
+  } catch {
+    throw new AppError(400, 'validation_failed', 'inputs: not valid JSON');
+  }
+}
+
+const battleId = (raw: unknown): string => {
+  const parsed = ZBattleIdSchema.safeParse(raw);
+  if (!parsed.success) throw new AppError(404, 'not_found', 'No such battle');
+  return parsed.data;
+};
+
+export function battleRoutes(service: BattleService, limits: { create: RequestHandler; vote: RequestHandler }): Router {
+  const router = Router();
+
+  router.post('/battles', limits.create, multipartBody, async (req, res) => {
+    const multipart = Boolean(req.is('multipart/form-data'));
+    const body = parseOr400(ZCreateBattleRequestSchema, requestBody((req.body ?? {}) as Record<string, unknown>, multipart));
+    let image: UploadedImage | undefined;
+    if (req.file) image = { mimeType: await sniffImage(req.file.buffer), data: req.file.buffer };
+    const created = await service.create(body, image);
+    res.status(202).json(created);
+  });
+
+  router.post('/battles/:id/vote', limits.vote, async (req, res) => {
+    const id = battleId(req.params.id);
+    const body = parseOr400(ZVoteRequestSchema, req.body);
+    res.json(await service.vote(id, body));
+  });
+
+  router.post('/battles/:id/cancel', async (req, res) => {
+    const id = battleId(req.params.id);
+    const { voteToken } = parseOr400(ZCancelBodySchema, req.body);
+    await service.cancel(id, voteToken);
+    res.status(202).json({ cancelled: true });
+  });
+
+  router.get('/battles/:id/image', async (req, res) => {
+    const image = await service.image(battleId(req.params.id));
+    if (!image) throw new AppError(404, 'not_found', 'This battle has no image');
+    res.set('Content-Type', image.mimeType);
+    res.set('Cache-Control', 'public, max-age=31536000, immutable');
+    res.set('X-Content-Type-Options', 'nosniff');
+    res.send(image.data);
+  });
+
+  return router;
+}

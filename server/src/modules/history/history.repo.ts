@@ -1,0 +1,93 @@
+import type { AnswerStats, BattleInputs, HistoryEntry, ModelSpec, Side, Winner } from '@duet/shared';
+import type { Db } from '../../infra/db.ts';
+
+/** Position in the newest-first list: the vote's exact time (as PostgreSQL prints it) and battle id. */
+export interface HistoryCursor {
+  votedAt: string;
+  id: string;
+}
+
+interface RawEntry {
+  id: string;
+  tool: string;
+  text: string;
+  inputs: BattleInputs;
+  has_image: boolean;
+  created_at: Date;
+  voted_at: Date;
+  voted_at_exact: string;
+  winner: Winner;
+  model_a: string;
+  label_a: string;
+  family_a: ModelSpec['family'];
+  model_b: string;
+  label_b: string;
+  family_b: ModelSpec['family'];
+  answers: Array<{
+    side: Side;
+    text: string;
+    finish_reason: AnswerStats['finishReason'];
+    input_tokens: number | null;
+    output_tokens: number | null;
+    ttft_ms: number | null;
+    duration_ms: number;
+  }>;
+}
+
+/** One page of voted battles of a tool, newest vote first, plus the cursor of the next page. */
+export async function listVotedBattles(
+  db: Db,
+  tool: string,
+  limit: number,
+  cursor: HistoryCursor | null,
+): Promise<{ entries: HistoryEntry[]; next: HistoryCursor | null }> {
+  const { rows } = await db.query<RawEntry>(
+    `SELECT b.id, b.tool, b.text, b.inputs, b.has_image, b.created_at,
+            v.created_at AS voted_at, v.created_at::text AS voted_at_exact, v.winner,
+            b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b,
+            (SELECT json_agg(json_build_object(
+                      'side', a.side, 'text', a.text, 'finish_reason', a.finish_reason,
+                      'input_tokens', a.input_tokens, 'output_tokens', a.output_tokens,
+                      'ttft_ms', a.ttft_ms, 'duration_ms', a.duration_ms))
+               FROM answers a WHERE a.battle_id = b.id) AS answers
+       FROM votes v JOIN battles b ON b.id = v.battle_id
+      WHERE v.tool = $1
+        AND ($2::timestamptz IS NULL OR (v.created_at, v.battle_id) < ($2::timestamptz, $3::uuid))
+      ORDER BY v.created_at DESC, v.battle_id DESC
+      LIMIT $4`,
+    [tool, cursor?.votedAt ?? null, cursor?.id ?? null, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entries: page.map(toEntry),
+    next: rows.length > limit && last ? { votedAt: last.voted_at_exact, id: last.id } : null,
+  };
+}
+
+function toEntry(r: RawEntry): HistoryEntry {
+  const answer = (side: Side) => {
+    const a = r.answers.find((x) => x.side === side);
+    const model = side === 'a' ? { model: r.model_a, label: r.label_a, family: r.family_a } : { model: r.model_b, label: r.label_b, family: r.family_b };
+    return {
+      ...model,
+      text: a?.text ?? '',
+      stats: {
+        finishReason: a?.finish_reason ?? 'error',
+        inputTokens: a?.input_tokens ?? null,
+        outputTokens: a?.output_tokens ?? null,
+        ttftMs: a?.ttft_ms ?? null,
+        durationMs: a?.duration_ms ?? 0,
+      },
+    };
+  };
+  return {
+    id: r.id,
+    tool: r.tool,
+    createdAt: r.created_at.toISOString(),
+    votedAt: r.voted_at.toISOString(),
+    question: { text: r.text, inputs: r.inputs, imageUrl: r.has_image ? `/api/battles/${r.id}/image` : null },
+    winner: r.winner,
+    sides: { a: answer('a'), b: answer('b') },
+  };
+}

@@ -1,0 +1,16 @@
+import { publicTools } from '@duet/shared';
+import { Router } from 'express';
+
+/** The activity catalog and what the client needs to know about this deployment. */
+export function toolsRoutes(meta: { demoModels: boolean; mode: 'blind' | 'named' }): Router {
+  const router = Router();
+  const tools = publicTools();
+  router.get('/tools', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300');
+    res.json({ tools });
+  });
+  router.get('/meta', (_req, res) => {
+    res.json(meta);
+  });
+  return router;
+}

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+
+export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'demo'] as const;
+export type ProviderKind = (typeof PROVIDERS)[number];
+
+/** The model families the specification's two-model views speak of. */
+export const FAMILIES = ['gpt', 'claude', 'other'] as const;
+export type ModelFamily = (typeof FAMILIES)[number];
+
+/** One model a battle can draw. API keys are never part of it: adapters read them from their own config. */
+export const ZModelSpecSchema = z.object({
+  /** Stable id stored with every answer and vote, e.g. `openai:gpt-4o`. */
+  id: z.string().min(1).max(100),
+  /** Public name shown once the vote reveals it. */
+  label: z.string().min(1).max(100),
+  provider: z.enum(PROVIDERS),
+  /** The provider's model name. */
+  model: z.string().min(1).max(200),
+  family: z.enum(FAMILIES).default('other'),
+  /** Relative chance of being drawn into a battle. */
+  weight: z.number().positive().default(1),
+  /** Base URL for `openai-compatible` servers (and to point SDKs at a proxy). */
+  baseURL: z.string().url().optional(),
+  /** Name of the environment variable holding this model's API key. */
+  apiKeyEnv: z.string().optional(),
+});
+export type ModelSpec = z.infer<typeof ZModelSpecSchema>;
+
+export const ZRosterSchema = z.array(ZModelSpecSchema).min(2, 'The roster needs at least two models');
+
+/** The built-in demo pair: no network, deterministic, two distinct styles. */
+export const DEMO_ROSTER: ModelSpec[] = [
+  { id: 'demo:atlas', label: 'Demo Atlas (GPT-style)', provider: 'demo', model: 'atlas', family: 'gpt', weight: 1 },
+  { id: 'demo:sonnet', label: 'Demo Sonnet (Claude-style)', provider: 'demo', model: 'sonnet', family: 'claude', weight: 1 },
+];
+
+/** Settings the roster is built from (a subset of each process's config). */
+export interface RosterSettings {
+  /** A JSON roster; when set it wins over everything else. */
+  models?: string | undefined;
+  openaiApiKey?: string | undefined;
+  openaiModel: string;
+  openaiBaseUrl?: string | undefined;
+  anthropicApiKey?: string | undefined;
+  anthropicModel: string;
+  anthropicBaseUrl?: string | undefined;
+  compatBaseUrl?: string | undefined;
+  compatModel?: string | undefined;
+}
+
+/**
+ * Builds the roster from configuration: an explicit JSON roster if given; else every provider
+ * with credentials; else, when fewer than two real models are configured, the demo pair.
+ */
+export function buildRoster(s: RosterSettings): { roster: ModelSpec[]; demo: boolean } {
+  if (s.models) {
+    const roster = ZRosterSchema.parse(JSON.parse(s.models));
+    return { roster, demo: roster.every((m) => m.provider === 'demo') };
+  }
+  const real: ModelSpec[] = [];
+  if (s.openaiApiKey) {
+    real.push({
+      id: `openai:${s.openaiModel}`,
+      label: openaiLabel(s.openaiModel),
+      provider: 'openai',
+      model: s.openaiModel,
+      family: 'gpt',
+      weight: 1,
+      baseURL: s.openaiBaseUrl,
+    });
+  }
+  if (s.anthropicApiKey) {
+    real.push({
+      id: `anthropic:${s.anthropicModel}`,
+      label: anthropicLabel(s.anthropicModel),
+      provider: 'anthropic',
+      model: s.anthropicModel,
+      family: 'claude',
+      weight: 1,
+      baseURL: s.anthropicBaseUrl,
+    });
+  }
+  if (s.compatBaseUrl && s.compatModel) {
+    real.push({
+      id: `compat:${s.compatModel}`,
+      label: s.compatModel,
+      provider: 'openai-compatible',
+      model: s.compatModel,
+      family: 'other',
+      weight: 1,
+      baseURL: s.compatBaseUrl,
+    });
+  }
+  if (real.length >= 2) return { roster: real, demo: false };
+  return { roster: DEMO_ROSTER, demo: true };
+}
+
+function openaiLabel(model: string): string {
+  return model.replace(/^gpt/i, 'GPT');
+}
+
+function anthropicLabel(model: string): string {
+  const m = /^claude-(\d)-(\d)-(sonnet|opus|haiku)/.exec(model) ?? /^claude-(sonnet|opus|haiku)-(\d)-?(\d)?/.exec(model);
+  if (!m) return model;
+  if (/^\d$/.test(m[1] ?? '')) return `Claude ${m[1]}.${m[2]} ${cap(m[3] ?? '')}`;
+  return `Claude ${cap(m[1] ?? '')} ${m[2]}${m[3] ? `.${m[3]}` : ''}`;
+}
+
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Draws two distinct models, each with probability proportional to its weight. */
+export function drawPair(roster: readonly ModelSpec[], random: () => number = Math.random): [ModelSpec, ModelSpec] {
+  const first = drawOne(roster, random);
+  const second = drawOne(
+    roster.filter((m) => m.id !== first.id),
+    random,
+  );
+  return [first, second];
+}
+
+function drawOne(pool: readonly ModelSpec[], random: () => number): ModelSpec {
+  const total = pool.reduce((sum, m) => sum + m.weight, 0);
+  let r = random() * total;
+  for (const m of pool) {
+    r -= m.weight;
+    if (r < 0) return m;
+  }
+  const last = pool.at(-1);
+  if (!last) throw new Error('Cannot draw from an empty roster');
+  return last;
+}
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+/** The environment variables that choose the models; gateway and worker both read them. */
+export const ZModelEnvSchema = z.object({
+  DUET_MODELS: optional,
+  OPENAI_API_KEY: optional,
+  OPENAI_MODEL: z.string().default('gpt-4o'),
+  OPENAI_BASE_URL: optional.pipe(z.string().url().optional()),
+  ANTHROPIC_API_KEY: optional,
+  ANTHROPIC_MODEL: z.string().default('claude-3-5-sonnet-latest'),
+  ANTHROPIC_BASE_URL: optional.pipe(z.string().url().optional()),
+  OPENAI_COMPAT_BASE_URL: optional.pipe(z.string().url().optional()),
+  OPENAI_COMPAT_MODEL: optional,
+  OPENAI_COMPAT_API_KEY: optional,
+});
+export type ModelEnv = z.infer<typeof ZModelEnvSchema>;
+
+export const rosterSettingsFromEnv = (env: ModelEnv): RosterSettings => ({
+  models: env.DUET_MODELS,
+  openaiApiKey: env.OPENAI_API_KEY,
+  openaiModel: env.OPENAI_MODEL,
+  openaiBaseUrl: env.OPENAI_BASE_URL,
+  anthropicApiKey: env.ANTHROPIC_API_KEY,
+  anthropicModel: env.ANTHROPIC_MODEL,
+  anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
+  compatBaseUrl: env.OPENAI_COMPAT_BASE_URL,
+  compatModel: env.OPENAI_COMPAT_MODEL,
+});
+
+/** Common infrastructure settings of gateway and worker. */
+export const ZInfraEnvSchema = z.object({
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/duet'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key and BullMQ queue, so several Duets (or test runs) can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('duet'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** Parses an environment with a schema, failing with every bad key listed. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Machine-readable error codes the API answers with. */
+export const ERROR_CODES = [
+  'validation_failed',
+  'unknown_tool',
+  'image_required',
+  'image_not_allowed',
+  'image_too_large',
+  'unsupported_image_type',
+  'payload_too_large',
+  'not_found',
+  'invalid_vote_token',
+  'already_voted',
+  'battle_not_finished',
+  'rate_limited',
+  'unavailable',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Every error answer: `{ error: { code, message } }`. */
+export const ZErrorResponseSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    /** Field-level problems for `validation_failed`. */
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+});
+export type ErrorResponse = z.infer<typeof ZErrorResponseSchema>;

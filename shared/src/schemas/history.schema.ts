@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ZBattleInputsSchema } from './inputs.schema.ts';
+import { ZAnswerStatsSchema, ZRevealedSideSchema, ZWinRateSchema, ZWinnerSchema } from './battle.schema.ts';
+
+export const ZHistoryQuerySchema = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+export const ZHistoryAnswerSchema = ZRevealedSideSchema.extend({
+  text: z.string(),
+  stats: ZAnswerStatsSchema,
+});
+
+/** One past battle as the history page lists it. */
+export const ZHistoryEntrySchema = z.object({
+  id: z.string().uuid(),
+  tool: z.string(),
+  createdAt: z.string(),
+  votedAt: z.string(),
+  question: z.object({
+    text: z.string(),
+    inputs: ZBattleInputsSchema,
+    imageUrl: z.string().nullable(),
+  }),
+  winner: ZWinnerSchema,
+  sides: z.object({ a: ZHistoryAnswerSchema, b: ZHistoryAnswerSchema }),
+});
+export type HistoryEntry = z.infer<typeof ZHistoryEntrySchema>;
+
+export const ZHistoryResponseSchema = z.object({
+  list: z.array(ZHistoryEntrySchema),
+  winRates: z.array(ZWinRateSchema),
+  nextCursor: z.string().nullable(),
+});
+export type HistoryResponse = z.infer<typeof ZHistoryResponseSchema>;
+
+/** `GET /api/v2/user/:product/list/:id`, with the specification's field names (misspelling included). */
+export const ZSpecHistoryResponseSchema = z.object({
+  data: z.object({
+    list: z.array(ZHistoryEntrySchema),
+    gpt4WimPercent: z.number(),
+    claude3WinPercent: z.number(),
+  }),
+});
+export type SpecHistoryResponse = z.infer<typeof ZSpecHistoryResponseSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { LANGUAGES, LIMITS } from '../limits.ts';
+
+/** Tool-specific form fields. Which of them a tool asks for is in its catalog entry. */
+export const ZBattleInputsSchema = z
+  .object({
+    poemTitle: z.string().trim().min(1).max(LIMITS.shortFieldMaxChars).optional(),
+    keywords: z
+      .array(
+        z
+          .string()
+          .trim()
+          .min(1, 'A keyword cannot be empty')
+          .max(LIMITS.keywordMaxChars, `A keyword has at most ${LIMITS.keywordMaxChars} characters`),
+      )
+      .max(LIMITS.keywordsMax, `At most ${LIMITS.keywordsMax} keywords`)
+      .optional(),
+    genre: z.string().trim().min(1).max(LIMITS.shortFieldMaxChars).optional(),
+    language: z.enum(LANGUAGES).optional(),
+    category: z.enum(['drama', 'film']).optional(),
+  })
+  .strict();
+export type BattleInputs = z.infer<typeof ZBattleInputsSchema>;
+
+export const ZLanguageSchema = z.enum(LANGUAGES);

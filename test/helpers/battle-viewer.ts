@@ -1,0 +1,74 @@
+import { applySideEvent, sideEnded } from '@duet/shared';
+import type { BattleEvent, BattleSnapshot, ClientToServerEvents, ServerToClientEvents } from '@duet/shared';
+import { io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { waitFor } from './wait.ts';
+
+export type DuetSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A real Socket.IO client against a test gateway. */
+export async function connectSocket(url: string): Promise<DuetSocket> {
+  const socket: DuetSocket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+/**
+ * Watches one battle the way the browser does: joins, takes the snapshot, then applies live
+ * events exactly once (by seq), re-joining if it ever sees a gap.
+ */
+export class BattleViewer {
+  snapshot: BattleSnapshot | null = null;
+  /** Every live event received, in order, as sent. */
+  readonly events: BattleEvent[] = [];
+  private buffered: BattleEvent[] = [];
+  gaps = 0;
+
+  constructor(
+    readonly socket: DuetSocket,
+    readonly battleId: string,
+  ) {
+    const on = (type: BattleEvent['type']) => (payload: Omit<BattleEvent, 'type'>) => {
+      if (payload.battleId !== battleId) return;
+      const event = { type, ...payload } as BattleEvent;
+      this.events.push(event);
+      if (this.snapshot) this.apply(event);
+      else this.buffered.push(event);
+    };
+    socket.on('battle:delta', on('delta'));
+    socket.on('battle:progress', on('progress'));
+    socket.on('battle:done', on('done'));
+    socket.on('battle:error', on('error'));
+  }
+
+  async join(): Promise<BattleSnapshot> {
+    const res = await this.socket.emitWithAck('battle:join', { battleId: this.battleId });
+    if (!res.ok) throw new Error(`join failed: ${res.error.code} ${res.error.message}`);
+    this.snapshot = res.data;
+    const pending = this.buffered;
+    this.buffered = [];
+    for (const e of pending) this.apply(e);
+    return res.data;
+  }
+
+  private apply(event: BattleEvent): void {
+    if (!this.snapshot) return;
+    const { view, gap } = applySideEvent(this.snapshot.sides[event.side], event);
+    if (gap) {
+      this.gaps += 1;
+      this.snapshot = null;
+      void this.join();
+      return;
+    }
+    this.snapshot.sides[event.side] = view;
+    this.snapshot.finished = sideEnded(this.snapshot.sides.a) && sideEnded(this.snapshot.sides.b);
+  }
+
+  /** Waits until both sides have ended; returns the final view. */
+  finished(timeoutMs = 20_000): Promise<BattleSnapshot> {
+    return waitFor(() => (this.snapshot?.finished ? this.snapshot : undefined), { timeoutMs, what: 'both sides to end' });
+  }
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import { Redis } from 'ioredis';
+import type { Gateway } from '../../server/src/app.ts';
+import { startGateway } from '../../server/src/app.ts';
+import { loadGatewayConfig } from '../../server/src/config.ts';
+import { loadWorkerConfig } from '../../worker/src/config.ts';
+import type { BattleWorker, WorkerOverrides } from '../../worker/src/worker.ts';
+import { startWorker } from '../../worker/src/worker.ts';
+import { TEST_REDIS_URL } from './services.ts';
+import type { TestDatabase } from './test-db.ts';
+import { createTestDatabase } from './test-db.ts';
+
+export interface TestDuet {
+  url: string;
+  prefix: string;
+  db: TestDatabase;
+  /** A plain Redis connection for assertions. */
+  redis: Redis;
+  gateway: Gateway;
+  worker: BattleWorker | null;
+  /** Starts a worker (again), e.g. after `stopWorker`. */
+  startWorker: () => Promise<BattleWorker>;
+  stopWorker: (graceMs?: number) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export interface TestDuetOptions {
+  /** Settings as environment variables, over the test defaults. */
+  env?: Record<string, string>;
+  /** Start without a worker: battles stay queued. */
+  noWorker?: boolean;
+  workerOverrides?: WorkerOverrides;
+}
+
+/**
+ * A whole Duet for one test: its own database, its own Redis prefix (so its queue, streams and
+ * channels are its own), a gateway on a free port and a worker, all in this process.
+ */
+export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDuet> {
+  const db = await createTestDatabase();
+  const prefix = `test-${randomUUID().slice(0, 8)}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: prefix,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DEMO_SPEED: '40',
+    DELTA_FLUSH_MS: '20',
+    PROVIDER_RETRY_BASE_MS: '20',
+    RATE_LIMIT_BATTLES_PER_MINUTE: '0',
+    RATE_LIMIT_VOTES_PER_MINUTE: '0',
+    CLIENT_DIST: '',
+    ...opts.env,
+  };
+  const logger = pino({ level: env.LOG_LEVEL ?? 'silent' });
+  const gateway = await startGateway(loadGatewayConfig(env), logger);
+  const redis = new Redis(TEST_REDIS_URL);
+  const duet: TestDuet = {
+    url: gateway.url,
+    prefix,
+    db,
+    redis,
+    gateway,
+    worker: null,
+    startWorker: async () => {
+      duet.worker = await startWorker(loadWorkerConfig(env), logger, opts.workerOverrides);
+      return duet.worker;
+    },
+    stopWorker: async (graceMs) => {
+      await duet.worker?.close(graceMs);
+      duet.worker = null;
+    },
+    close: async () => {
+      await duet.stopWorker(0);
+      await gateway.close();
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+      await db.drop();
+    },
+  };
+  if (!opts.noWorker) await duet.startWorker();
+  return duet;
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrate } from '../../server/src/infra/migrate.ts';
+import { TEST_DB_PREFIX, TEST_PG_URL } from './services.ts';
+
+export interface TestDatabase {
+  url: string;
+  /** A pool for assertions on what the app stored. */
+  pool: pg.Pool;
+  drop: () => Promise<void>;
+}
+
+/** A fresh, migrated database of its own for one suite or test. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+  const url = new URL(TEST_PG_URL);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  return {
+    url: url.toString(),
+    pool,
+    drop: async () => {
+      await pool.end();
+      const admin = new pg.Client({ connectionString: TEST_PG_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}

@@ -1,0 +1,330 @@
+import type { CreateBattleResponse, ErrorResponse, VoteResponse, WinRate } from '@duet/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postJson } from '../helpers/api.ts';
+import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
+import type { DuetSocket } from '../helpers/battle-viewer.ts';
+import type { TestDuet } from '../helpers/duet.ts';
+import { startTestDuet } from '../helpers/duet.ts';
+import { startFakeLlmServer } from '../fakes/fake-llm-server.ts';
+import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const GPT = 'gpt-fake';
+const CLAUDE = 'claude-fake';
+
+/** A roster of two models served by the fake LLM server through the real SDKs. */
+function fakeRoster(fake: FakeLlmServer): Record<string, string> {
+  return {
+    DUET_MODELS: JSON.stringify([
+      { id: 'fake:gpt', label: 'Fake GPT', provider: 'openai', model: GPT, family: 'gpt', baseURL: fake.openaiBaseURL },
+      { id: 'fake:claude', label: 'Fake Claude', provider: 'anthropic', model: CLAUDE, family: 'claude', baseURL: fake.anthropicBaseURL },
+    ]),
+    OPENAI_API_KEY: fake.apiKey,
+    ANTHROPIC_API_KEY: fake.apiKey,
+  };
+}
+
+const ASK = { tool: 'anything-question', text: 'Why is the sky blue?', lang: 'en' };
+
+describe('a battle on the fake providers', () => {
+  let fake: FakeLlmServer;
+  let duet: TestDuet;
+  const sockets: DuetSocket[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeLlmServer();
+    duet = await startTestDuet({ env: { ...fakeRoster(fake), PROVIDER_IDLE_TIMEOUT_MS: '1500' } });
+  });
+  afterAll(async () => {
+    await duet?.close();
+    await fake?.close();
+  });
+  afterEach(() => {
+    fake.reset();
+    for (const s of sockets.splice(0)) s.disconnect();
+  });
+
+  const socket = async () => {
+    const s = await connectSocket(duet.url);
+    sockets.push(s);
+    return s;
+  };
+
+  const create = async (body: object = ASK) => {
+    const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, body);
+    expect(res.status).toBe(202);
+    return res.body;
+  };
+
+  /** Which model ended up on which side (random per battle). */
+  const sidesOf = async (battleId: string) => {
+    const { rows } = await duet.db.pool.query<{ model_a: string; model_b: string }>(
+      'SELECT model_a, model_b FROM battles WHERE id = $1',
+      [battleId],
+    );
+    return rows[0]!;
+  };
+
+  it('streams both answers over Socket.IO, stores them with their stats, and ends at progress 100', async () => {
+    fake.scenario(GPT, { text: 'Rayleigh scattering makes short blue wavelengths scatter the most.', tokensPerSecond: 200 });
+    fake.scenario(CLAUDE, { text: 'Sunlight scatters off air molecules, and blue light scatters most strongly.', tokensPerSecond: 200 });
+    const created = await create();
+    expect(created.sides).toEqual({ a: { label: 'Model A' }, b: { label: 'Model B' } });
+    expect(created.voteToken.length).toBeGreaterThanOrEqual(43);
+
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const final = await viewer.finished();
+
+    const models = await sidesOf(created.battleId);
+    const expected = (model: string) =>
+      model === 'fake:gpt'
+        ? 'Rayleigh scattering makes short blue wavelengths scatter the most.'
+        : 'Sunlight scatters off air molecules, and blue light scatters most strongly.';
+    expect(final.sides.a.text).toBe(expected(models.model_a));
+    expect(final.sides.b.text).toBe(expected(models.model_b));
+    for (const side of ['a', 'b'] as const) {
+      expect(final.sides[side].state).toBe('done');
+      expect(final.sides[side].progress).toBe(100);
+      expect(final.sides[side].stats?.finishReason).toBe('stop');
+      expect(final.sides[side].stats?.outputTokens).toBeGreaterThan(0);
+      expect(final.sides[side].stats?.ttftMs).not.toBeNull();
+    }
+    const progress = viewer.events.filter((e) => e.type === 'progress').map((e) => (e.type === 'progress' ? e.progress : 0));
+    expect(Math.max(...progress)).toBe(100);
+
+    const { rows } = await duet.db.pool.query(
+      'SELECT side, model, text, finish_reason, output_tokens, ttft_ms, duration_ms FROM answers WHERE battle_id = $1 ORDER BY side',
+      [created.battleId],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ side: 'a', model: models.model_a, text: expected(models.model_a), finish_reason: 'stop' });
+    expect(rows[1]).toMatchObject({ side: 'b', model: models.model_b, text: expected(models.model_b), finish_reason: 'stop' });
+    expect(rows[0].duration_ms).toBeGreaterThan(0);
+    const { rows: status } = await duet.db.pool.query('SELECT status FROM battles WHERE id = $1', [created.battleId]);
+    expect(status[0].status).toBe('finished');
+  });
+
+  it('coalesces token deltas into fewer messages than tokens', async () => {
+    const words = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
+    fake.setDefault({ text: words, tokensPerSecond: 2000 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const final = await viewer.finished();
+    expect(final.sides.a.text).toBe(words);
+    const deltas = viewer.events.filter((e) => e.type === 'delta' && e.side === 'a').length;
+    expect(deltas).toBeGreaterThan(0);
+    expect(deltas).toBeLessThan(120);
+  });
+
+  it('gives a late joiner the full text, and a mid-stream joiner the same text without gaps or repeats', async () => {
+    const text = Array.from({ length: 60 }, (_, i) => `token${i}`).join(' ');
+    fake.setDefault({ text, tokensPerSecond: 150 });
+    const created = await create();
+    const early = new BattleViewer(await socket(), created.battleId);
+    await early.join();
+    // Join a second viewer once some text has streamed.
+    await waitFor(() => (early.snapshot?.sides.a.text.length ?? 0) > 40, { what: 'some text' });
+    const middle = new BattleViewer(await socket(), created.battleId);
+    const midSnap = await middle.join();
+    expect(midSnap.sides.a.text.length).toBeGreaterThan(0);
+    const [a, b] = [await early.finished(), await middle.finished()];
+    expect(b.sides.a.text).toBe(text);
+    expect(b.sides.b.text).toBe(text);
+    expect(a.sides.a.text).toBe(text);
+
+    const late = new BattleViewer(await socket(), created.battleId);
+    const snap = await late.join();
+    expect(snap.finished).toBe(true);
+    expect(snap.sides.a.text).toBe(text);
+    expect(snap.sides.b.text).toBe(text);
+    expect(snap.sides.a.stats?.finishReason).toBe('stop');
+  });
+
+  it('rebuilds the snapshot from PostgreSQL once the live stream has expired', async () => {
+    fake.setDefault({ text: 'Stored answer survives.', tokensPerSecond: 500 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    await viewer.finished();
+    await duet.redis.del(`${duet.prefix}:battle:${created.battleId}:events`);
+    const snap = await new BattleViewer(await socket(), created.battleId).join();
+    expect(snap.finished).toBe(true);
+    expect(snap.sides.a.text).toBe('Stored answer survives.');
+    expect(snap.sides.b.stats?.finishReason).toBe('stop');
+  });
+
+  it('stops both models on battle:cancel from the vote token holder, keeping partial text', async () => {
+    fake.setDefault({ text: Array.from({ length: 400 }, (_, i) => `slow${i}`).join(' '), tokensPerSecond: 20 });
+    const created = await create();
+    const s = await socket();
+    const viewer = new BattleViewer(s, created.battleId);
+    await viewer.join();
+    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides to start' });
+
+    const forged = await s.emitWithAck('battle:cancel', { battleId: created.battleId, voteToken: 'x'.repeat(43) });
+    expect(forged).toMatchObject({ ok: false, error: { code: 'invalid_vote_token' } });
+
+    const res = await s.emitWithAck('battle:cancel', { battleId: created.battleId, voteToken: created.voteToken });
+    expect(res.ok).toBe(true);
+    const final = await viewer.finished(5_000);
+    for (const side of ['a', 'b'] as const) {
+      expect(final.sides[side].stats?.finishReason).toBe('cancelled');
+      expect(final.sides[side].text.length).toBeGreaterThan(0);
+    }
+    const { rows } = await duet.db.pool.query('SELECT finish_reason, length(text) AS n FROM answers WHERE battle_id = $1', [
+      created.battleId,
+    ]);
+    expect(rows.map((r) => r.finish_reason)).toEqual(['cancelled', 'cancelled']);
+    expect(rows.every((r) => r.n > 0 && r.n < 400 * 6)).toBe(true);
+  });
+
+  it('lets one side fail while the other finishes', async () => {
+    fake.scenario(GPT, { failStatus: 400, failTimes: 100 });
+    fake.scenario(CLAUDE, { text: 'I still answer.', tokensPerSecond: 500 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const final = await viewer.finished();
+    const models = await sidesOf(created.battleId);
+    const gptSide = models.model_a === 'fake:gpt' ? 'a' : 'b';
+    const claudeSide = gptSide === 'a' ? 'b' : 'a';
+    expect(final.sides[gptSide].state).toBe('error');
+    expect(final.sides[gptSide].error?.code).toBe('bad_request');
+    expect(final.sides[claudeSide].state).toBe('done');
+    expect(final.sides[claudeSide].text).toBe('I still answer.');
+    const { rows } = await duet.db.pool.query('SELECT side, finish_reason, error_code FROM answers WHERE battle_id = $1', [
+      created.battleId,
+    ]);
+    expect(rows.find((r) => r.side === gptSide)).toMatchObject({ finish_reason: 'error', error_code: 'bad_request' });
+    expect(rows.find((r) => r.side === claudeSide)).toMatchObject({ finish_reason: 'stop', error_code: null });
+  });
+
+  it('retries a rate-limited request before the first token and never duplicates text', async () => {
+    fake.scenario(GPT, { failStatus: 429, failTimes: 2, text: 'Exactly once, please.', tokensPerSecond: 500 });
+    fake.scenario(CLAUDE, { failStatus: 500, failTimes: 1, text: 'Once and only once.', tokensPerSecond: 500 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const final = await viewer.finished();
+    const models = await sidesOf(created.battleId);
+    const want = (m: string) => (m === 'fake:gpt' ? 'Exactly once, please.' : 'Once and only once.');
+    expect(final.sides.a.text).toBe(want(models.model_a));
+    expect(final.sides.b.text).toBe(want(models.model_b));
+    // The raw delta stream, concatenated, is the answer exactly once.
+    for (const side of ['a', 'b'] as const) {
+      const streamed = viewer.events.filter((e) => e.type === 'delta' && e.side === side).map((e) => (e.type === 'delta' ? e.text : ''));
+      expect(streamed.join('')).toBe(want(side === 'a' ? models.model_a : models.model_b));
+    }
+    expect(fake.requests.filter((r) => r.model === GPT)).toHaveLength(3);
+    expect(fake.requests.filter((r) => r.model === CLAUDE)).toHaveLength(2);
+  });
+
+  it('does not retry a stream cut off after text was shown: the side fails with its partial text', async () => {
+    fake.scenario(GPT, { text: 'one two three four five six seven eight', cutAfterTokens: 3, tokensPerSecond: 500 });
+    fake.scenario(CLAUDE, { text: 'fine', tokensPerSecond: 500 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const final = await viewer.finished();
+    const models = await sidesOf(created.battleId);
+    const gptSide = models.model_a === 'fake:gpt' ? 'a' : 'b';
+    expect(final.sides[gptSide].state).toBe('error');
+    expect(final.sides[gptSide].error?.code).toBe('stream_cut');
+    expect('one two three four five six seven eight'.startsWith(final.sides[gptSide].text)).toBe(true);
+    expect(final.sides[gptSide].text.length).toBeGreaterThan(0);
+    expect(fake.requests.filter((r) => r.model === GPT)).toHaveLength(1);
+  });
+
+  it('gives up on a model that hangs, after the idle time-out and its retries', async () => {
+    fake.scenario(GPT, { hang: true });
+    fake.scenario(CLAUDE, { text: 'prompt answer', tokensPerSecond: 500 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const models = await sidesOf(created.battleId);
+    const gptSide = models.model_a === 'fake:gpt' ? 'a' : 'b';
+    const final = await viewer.finished(25_000);
+    expect(final.sides[gptSide].error?.code).toBe('timeout');
+  }, 40_000);
+
+  describe('votes', () => {
+    const finishedBattle = async () => {
+      fake.setDefault({ text: 'An answer.', tokensPerSecond: 1000 });
+      const created = await create();
+      const viewer = new BattleViewer(await socket(), created.battleId);
+      await viewer.join();
+      await viewer.finished();
+      return created;
+    };
+    const vote = (id: string, body: object) => postJson<VoteResponse & ErrorResponse>(`${duet.url}/api/battles/${id}/vote`, body);
+
+    it('refuses a missing or forged token with 403 and another battle’s token too', async () => {
+      const one = await finishedBattle();
+      const two = await finishedBattle();
+      expect((await vote(one.battleId, { winner: 'a' })).status).toBe(400);
+      const forged = await vote(one.battleId, { winner: 'a', voteToken: 'forged-token' });
+      expect(forged.status).toBe(403);
+      expect(forged.body.error.code).toBe('invalid_vote_token');
+      expect((await vote(one.battleId, { winner: 'a', voteToken: two.voteToken })).status).toBe(403);
+      const { rows } = await duet.db.pool.query('SELECT count(*)::int AS n FROM votes');
+      expect(rows[0].n).toBe(0);
+    });
+
+    it('refuses a vote before both sides ended with 409', async () => {
+      fake.setDefault({ text: Array.from({ length: 300 }, () => 'x').join(' '), tokensPerSecond: 30 });
+      const created = await create();
+      const res = await vote(created.battleId, { winner: 'a', voteToken: created.voteToken });
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('battle_not_finished');
+      await postJson(`${duet.url}/api/battles/${created.battleId}/cancel`, { voteToken: created.voteToken });
+    });
+
+    it('reveals both models, bumps counters once, tells watchers, and refuses a second vote', async () => {
+      const created = await finishedBattle();
+      const watcher = await socket();
+      const watching = await watcher.emitWithAck('tool:watch', { tool: 'anything-question-duet' });
+      expect(watching).toEqual({ ok: true, data: { watching: 'anything-question' } });
+      const updates: Array<{ tool: string; winRates: WinRate[] }> = [];
+      watcher.on('stats:update', (u) => updates.push(u));
+
+      const before = await duet.db.pool.query('SELECT model, battles, wins, losses FROM model_stats ORDER BY model');
+      const res = await vote(created.battleId, { winner: 'a', voteToken: created.voteToken });
+      expect(res.status).toBe(200);
+      const models = await sidesOf(created.battleId);
+      expect(res.body.sides.a.model).toBe(models.model_a);
+      expect(res.body.sides.b.model).toBe(models.model_b);
+      expect(res.body.sides.a.label).toMatch(/^Fake /);
+
+      const after = await duet.db.pool.query<{ model: string; battles: number; wins: number; losses: number }>(
+        'SELECT model, battles, wins, losses FROM model_stats ORDER BY model',
+      );
+      const was = (m: string) => before.rows.find((r) => r.model === m) ?? { battles: 0, wins: 0, losses: 0 };
+      const now = (m: string) => after.rows.find((r) => r.model === m)!;
+      expect(now(models.model_a).wins).toBe(was(models.model_a).wins + 1);
+      expect(now(models.model_a).battles).toBe(was(models.model_a).battles + 1);
+      expect(now(models.model_b).losses).toBe(was(models.model_b).losses + 1);
+
+      const update = await waitFor(() => updates[0], { what: 'stats:update' });
+      expect(update.tool).toBe('anything-question');
+      expect(update.winRates.find((w) => w.model === models.model_a)?.wins).toBe(now(models.model_a).wins);
+
+      const again = await vote(created.battleId, { winner: 'b', voteToken: created.voteToken });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('already_voted');
+      const final = await duet.db.pool.query('SELECT model, battles FROM model_stats ORDER BY model');
+      expect(final.rows).toEqual(after.rows.map((r) => ({ model: r.model, battles: r.battles })));
+    });
+
+    it('lets only one of two simultaneous votes through', async () => {
+      const created = await finishedBattle();
+      const results = await Promise.all(
+        (['a', 'b', 'tie', 'both_bad'] as const).map((winner) => vote(created.battleId, { winner, voteToken: created.voteToken })),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+      const { rows } = await duet.db.pool.query('SELECT count(*)::int AS n FROM votes WHERE battle_id = $1', [created.battleId]);
+      expect(rows[0].n).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,23 @@
+import { pino } from 'pino';
+import { loadWorkerConfig } from './config.ts';
+import { startWorker } from './worker.ts';
+
+const config = loadWorkerConfig();
+const logger = pino({ level: config.logLevel });
+const worker = await startWorker(config, logger);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down');
+    worker.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

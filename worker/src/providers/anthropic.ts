@@ -1,0 +1,154 @@
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
+import type { FinishReason, ModelSpec } from '@duet/shared';
+import { errorFromStatus, ProviderError } from './provider.ts';
+import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
+
+type StreamParams = Anthropic.Messages.MessageCreateParamsStreaming;
+type UserContent = Anthropic.Messages.MessageParam['content'];
+type StopReason = Anthropic.Messages.StopReason;
+type StreamEvent = Anthropic.Messages.RawMessageStreamEvent;
+
+/** Connection settings of the Anthropic provider. */
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  /**
+   * The API origin, without `/v1`: the SDK appends `/v1/messages` itself (a trailing `/v1` is
+   * dropped). Wins over `spec.baseURL`; without either the SDK's default (api.anthropic.com).
+   */
+  baseURL?: string | undefined;
+  /** Time allowed until the response headers arrive, ms. */
+  timeoutMs: number;
+}
+
+/** What the stream has told so far. */
+interface StreamState {
+  inputTokens: number | undefined;
+  finish: FinishReason | undefined;
+}
+
+/**
+ * A provider speaking Anthropic's Messages streaming protocol.
+ * The SDK never retries (`maxRetries: 0`); the battle runner decides on retries.
+ */
+export function createAnthropicProvider(spec: ModelSpec, opts: AnthropicProviderOptions): ModelProvider {
+  const baseURL = opts.baseURL ?? spec.baseURL;
+  const client = new Anthropic({
+    apiKey: opts.apiKey,
+    baseURL: baseURL === undefined ? undefined : apiOrigin(baseURL),
+    maxRetries: 0,
+    timeout: opts.timeoutMs,
+  });
+  return { spec, stream: (req) => streamMessage(client, spec.model, req) };
+}
+
+/** `https://host/v1/` → `https://host`: the SDK adds `/v1/messages` to the base URL. */
+function apiOrigin(baseURL: string): string {
+  return baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+async function* streamMessage(client: Anthropic, model: string, req: ChatRequest): AsyncGenerator<StreamChunk> {
+  const state: StreamState = { inputTokens: undefined, finish: undefined };
+  try {
+    const stream = await client.messages
+      .create(buildParams(model, req), { signal: req.signal })
+      .catch((err: unknown) => {
+        throw toProviderError(err);
+      });
+    // On abort the SDK ends this iteration quietly instead of throwing.
+    for await (const event of stream) yield* readEvent(event, state);
+  } catch (err) {
+    if (!req.signal.aborted) throw toStreamError(err);
+  }
+
+  if (req.signal.aborted) {
+    yield { type: 'finish', reason: 'cancelled' };
+    return;
+  }
+  if (!state.finish) throw new ProviderError('The stream ended before the model finished its answer', 'stream_cut', false);
+  yield { type: 'finish', reason: state.finish };
+}
+
+/** Turns one wire event into chunks, noting usage and the stop reason in `state`. */
+function* readEvent(event: StreamEvent, state: StreamState): Generator<StreamChunk> {
+  switch (event.type) {
+    case 'message_start':
+      state.inputTokens = event.message.usage.input_tokens;
+      break;
+    case 'content_block_delta':
+      if (event.delta.type === 'text_delta' && event.delta.text) yield { type: 'text', text: event.delta.text };
+      break;
+    case 'message_delta':
+      if (event.delta.stop_reason) state.finish = mapStopReason(event.delta.stop_reason);
+      yield {
+        type: 'usage',
+        inputTokens: event.usage.input_tokens ?? state.inputTokens,
+        outputTokens: event.usage.output_tokens,
+      };
+      break;
+    default:
+      // `content_block_start`/`_stop` carry no text; `message_stop` follows the stop reason.
+      break;
+  }
+}
+
+function buildParams(model: string, req: ChatRequest): StreamParams {
+  return {
+    model,
+    stream: true,
+    max_tokens: req.maxTokens,
+    system: req.system,
+    messages: [{ role: 'user', content: userContent(req) }],
+  };
+}
+
+function userContent(req: ChatRequest): UserContent {
+  if (!req.image) return req.user;
+  return [
+    {
+      type: 'image',
+      source: { type: 'base64', media_type: req.image.mimeType, data: req.image.data.toString('base64') },
+    },
+    { type: 'text', text: req.user },
+  ];
+}
+
+function mapStopReason(reason: StopReason): FinishReason {
+  if (reason === 'max_tokens' || reason === 'model_context_window_exceeded') return 'length';
+  if (reason === 'refusal') return 'content_filter';
+  // `end_turn`, `stop_sequence`, and `tool_use`/`pause_turn`, which Duet never asks for.
+  return 'stop';
+}
+
+/** Classifies an error the SDK threw while opening the stream. */
+function toProviderError(err: unknown): ProviderError {
+  if (err instanceof ProviderError) return err;
+  // The timeout class extends the connection class: test it first.
+  if (err instanceof APIConnectionTimeoutError) return new ProviderError(err.message, 'timeout', true);
+  if (err instanceof APIConnectionError) return new ProviderError(err.message, 'provider_unavailable', true);
+  if (err instanceof APIError) return errorFromStatus(err.status ?? statusOfType(err.type), err.message);
+  return new ProviderError(messageOf(err), 'provider_error', false);
+}
+
+/**
+ * The status of an error that arrived as an `event: error` inside a stream, which has none.
+ * Only a rate limit needs one; any other such error is already retryable without a status.
+ */
+function statusOfType(type: string | null): number | undefined {
+  return type === 'rate_limit_error' ? 429 : undefined;
+}
+
+/**
+ * Classifies an error thrown while reading the stream. An `event: error` (e.g. `overloaded_error`)
+ * is an `APIError` without a status; a malformed event a `SyntaxError`; anything else is the
+ * connection dropping mid-answer.
+ */
+function toStreamError(err: unknown): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (err instanceof APIError) return toProviderError(err);
+  if (err instanceof SyntaxError) return new ProviderError(err.message, 'provider_error', false);
+  return new ProviderError(`The stream was cut off: ${messageOf(err)}`, 'stream_cut', false);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
