@@ -33,6 +33,8 @@ export interface Gateway {
 /** Builds and starts the gateway: REST API, Socket.IO, and the built client when present. */
 export async function startGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Promise<Gateway> {
   const db = createDb(config.databaseUrl);
+  // An idle connection dropped by PostgreSQL (restart, failover) must not crash the gateway.
+  db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
   const redis = createRedis(config.redisUrl, 'duet-gateway');
   const adapterPub = createRedis(config.redisUrl, 'duet-gateway-io-pub');
   const adapterSub = createRedis(config.redisUrl, 'duet-gateway-io-sub');

@@ -13,6 +13,8 @@ import { createTestDatabase } from './test-db.ts';
 
 export interface TestDuet {
   url: string;
+  /** The settings it runs with, as environment variables (for worker processes). */
+  env: Record<string, string>;
   prefix: string;
   db: TestDatabase;
   /** A plain Redis connection for assertions. */
@@ -60,6 +62,7 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
   const redis = new Redis(TEST_REDIS_URL);
   const duet: TestDuet = {
     url: gateway.url,
+    env,
     prefix,
     db,
     redis,

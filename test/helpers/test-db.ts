@@ -17,6 +17,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   await migrate(url.toString());
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  pool.on('error', () => undefined);
   return {
     url: url.toString(),
     pool,

@@ -17,6 +17,10 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   DELTA_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(50),
   /** How long a finished battle's live stream stays in Redis for late joiners. */
   BATTLE_STREAM_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  /** A job whose worker stops renewing its lock this long is taken to have crashed. */
+  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).default(30_000),
+  /** How often workers look for crashed workers' jobs to run again. */
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
   /** Demo models' pace: 1 is realistic, higher is faster. */
   DEMO_SPEED: z.coerce.number().positive().default(1),
 }).extend(ZModelEnvSchema.shape);
@@ -27,6 +31,8 @@ export interface WorkerConfig {
   redisPrefix: string;
   logLevel: z.infer<typeof ZWorkerEnvSchema>['LOG_LEVEL'];
   concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
   providerTimeoutMs: number;
   idleTimeoutMs: number;
   retries: number;
@@ -58,6 +64,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     redisPrefix: e.REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,
     concurrency: e.WORKER_CONCURRENCY,
+    lockDurationMs: e.WORKER_LOCK_DURATION_MS,
+    stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     idleTimeoutMs: e.PROVIDER_IDLE_TIMEOUT_MS,
     retries: e.PROVIDER_RETRIES,

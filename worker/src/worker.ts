@@ -29,6 +29,7 @@ export async function startWorker(
   overrides: WorkerOverrides = {},
 ): Promise<BattleWorker> {
   const db = createDb(config.databaseUrl, Math.max(4, config.concurrency));
+  db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
   const redis = createRedis(config.redisUrl, 'duet-worker');
   const cancelSub = createRedis(config.redisUrl, 'duet-worker-cancel');
   const bullConnection = createRedis(config.redisUrl, 'duet-worker-bull');
@@ -68,7 +69,13 @@ export async function startWorker(
         running.delete(battleId);
       }
     },
-    { connection: bullConnection, prefix: `${config.redisPrefix}:bull`, concurrency: config.concurrency },
+    {
+      connection: bullConnection,
+      prefix: `${config.redisPrefix}:bull`,
+      concurrency: config.concurrency,
+      lockDuration: config.lockDurationMs,
+      stalledInterval: config.stalledIntervalMs,
+    },
   );
   worker.on('failed', (job, err) => logger.error({ jobId: job?.id, err }, 'battle job failed'));
   worker.on('error', (err) => logger.error({ err }, 'worker error'));

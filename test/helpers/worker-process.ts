@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Resolves once the worker has connected to its queue. */
+  ready: Promise<void>;
+  /** Everything it logged. */
+  output: () => string;
+  /** Ends it abruptly, like a crash or an out-of-memory kill. */
+  crash: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/** Runs `worker/src/main.ts` as its own process, exactly as `npm start` does. */
+export function spawnWorkerProcess(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('worker ready')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`worker exited early (${code}):\n${out}`)));
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    ready,
+    output: () => out,
+    crash: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

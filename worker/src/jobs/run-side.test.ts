@@ -1,0 +1,141 @@
+import type { BattleEvent } from '@duet/shared';
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest, ModelProvider, StreamChunk } from '../providers/provider.ts';
+import { ProviderError } from '../providers/provider.ts';
+import { estimateProgress, runSide } from './run-side.ts';
+import type { SideRunOptions } from './run-side.ts';
+
+type Step = { text: string; wait?: number } | { fail: ProviderError } | { hang: true };
+
+/** A provider that plays one script per attempt. */
+function scripted(attempts: Step[][]): ModelProvider & { calls: number } {
+  const provider = {
+    calls: 0,
+    spec: { id: 's', label: 'S', provider: 'demo' as const, model: 's', family: 'other' as const, weight: 1 },
+    async *stream(req: ChatRequest): AsyncIterable<StreamChunk> {
+      const script = attempts[Math.min(provider.calls, attempts.length - 1)] ?? [];
+      provider.calls += 1;
+      for (const step of script) {
+        if ('fail' in step) throw step.fail;
+        if ('hang' in step) {
+          await new Promise<void>((resolve) => req.signal.addEventListener('abort', () => resolve(), { once: true }));
+          yield { type: 'finish', reason: 'cancelled' };
+          return;
+        }
+        if (step.wait) await new Promise((r) => setTimeout(r, step.wait));
+        if (req.signal.aborted) {
+          yield { type: 'finish', reason: 'cancelled' };
+          return;
+        }
+        yield { type: 'text', text: step.text };
+      }
+      yield { type: 'usage', inputTokens: 3, outputTokens: script.length };
+      yield { type: 'finish', reason: 'stop' };
+    },
+  };
+  return provider;
+}
+
+const options = (provider: ModelProvider, events: BattleEvent[], extra: Partial<SideRunOptions> = {}): SideRunOptions => ({
+  battleId: 'battle',
+  side: 'a',
+  provider,
+  request: {
+    system: 's',
+    user: 'u',
+    maxTokens: 100,
+    context: { tool: 'quiz-solving', lang: 'en', inputs: {}, text: 'q', hasImage: false },
+  },
+  cancel: new AbortController().signal,
+  publish: async (e) => {
+    events.push(e);
+  },
+  startSeq: 0,
+  resetFirst: false,
+  flushMs: 5,
+  idleTimeoutMs: 1_000,
+  retries: 3,
+  retryBaseMs: 1,
+  ...extra,
+});
+
+const deltas = (events: BattleEvent[]) => events.flatMap((e) => (e.type === 'delta' ? [e] : []));
+
+describe('runSide', () => {
+  it('streams the text in numbered deltas and reports stats', async () => {
+    const events: BattleEvent[] = [];
+    const result = await runSide(options(scripted([[{ text: 'Hello' }, { text: ', ', wait: 15 }, { text: 'world' }]]), events));
+    expect(result.text).toBe('Hello, world');
+    expect(result.error).toBeNull();
+    expect(result.stats).toMatchObject({ finishReason: 'stop', inputTokens: 3, outputTokens: 3 });
+    expect(result.stats.ttftMs).not.toBeNull();
+    expect(deltas(events).map((d) => d.text).join('')).toBe('Hello, world');
+    expect(deltas(events).map((d) => d.seq)).toEqual(deltas(events).map((_, i) => i + 1));
+  });
+
+  it('retries a retryable failure before the first token, without repeating text', async () => {
+    const events: BattleEvent[] = [];
+    const provider = scripted([[{ fail: new ProviderError('busy', 'rate_limited', true, 429) }], [{ text: 'once' }]]);
+    const result = await runSide(options(provider, events));
+    expect(provider.calls).toBe(2);
+    expect(result.text).toBe('once');
+    expect(deltas(events).map((d) => d.text).join('')).toBe('once');
+  });
+
+  it('gives up after the configured retries with a message for viewers', async () => {
+    const provider = scripted([[{ fail: new ProviderError('sk-secret in message', 'provider_unavailable', true, 503) }]]);
+    const result = await runSide(options(provider, [], { retries: 2 }));
+    expect(provider.calls).toBe(3);
+    expect(result.stats.finishReason).toBe('error');
+    expect(result.error?.code).toBe('provider_unavailable');
+    expect(result.error?.message).not.toContain('sk-secret');
+  });
+
+  it('does not retry once text was shown', async () => {
+    const provider = scripted([[{ text: 'partial' }, { fail: new ProviderError('cut', 'stream_cut', true) }], [{ text: 'again' }]]);
+    const result = await runSide(options(provider, []));
+    expect(provider.calls).toBe(1);
+    expect(result.text).toBe('partial');
+    expect(result.error?.code).toBe('stream_cut');
+  });
+
+  it('does not retry a non-retryable error', async () => {
+    const provider = scripted([[{ fail: new ProviderError('no', 'bad_request', false, 400) }]]);
+    const result = await runSide(options(provider, []));
+    expect(provider.calls).toBe(1);
+    expect(result.error?.code).toBe('bad_request');
+  });
+
+  it('times out a silent model', async () => {
+    const provider = scripted([[{ text: 'start' }, { hang: true }]]);
+    const result = await runSide(options(provider, [], { idleTimeoutMs: 50 }));
+    expect(result.error?.code).toBe('timeout');
+    expect(result.text).toBe('start');
+  });
+
+  it('ends as cancelled, keeping partial text, when the battle is cancelled', async () => {
+    const cancel = new AbortController();
+    const events: BattleEvent[] = [];
+    const provider = scripted([[{ text: 'part' }, { hang: true }]]);
+    const running = runSide(options(provider, events, { cancel: cancel.signal }));
+    setTimeout(() => cancel.abort(), 30);
+    const result = await running;
+    expect(result.stats.finishReason).toBe('cancelled');
+    expect(result.error).toBeNull();
+    expect(result.text).toBe('part');
+  });
+
+  it('continues the seq of an earlier attempt and marks the first delta as a reset', async () => {
+    const events: BattleEvent[] = [];
+    await runSide(options(scripted([[{ text: 'fresh' }]]), events, { startSeq: 7, resetFirst: true }));
+    expect(deltas(events)[0]).toMatchObject({ seq: 8, reset: true, text: 'fresh' });
+  });
+});
+
+describe('estimateProgress', () => {
+  it('rises with the text and stays below 100', () => {
+    expect(estimateProgress(0, 1000)).toBe(0);
+    expect(estimateProgress(500, 1000)).toBeLessThan(estimateProgress(2000, 1000));
+    expect(estimateProgress(1_000_000, 1000)).toBe(99);
+  });
+});
