@@ -17,6 +17,8 @@ describe('applySideEvent', () => {
     for (const e of [delta(1, 'Hel'), delta(2, 'lo'), delta(2, 'lo'), delta(1, 'Hel')]) view = applySideEvent(view, e).view;
     expect(view.text).toBe('Hello');
     expect(view.seq).toBe(2);
+    // A repeat is expected (snapshot and live events overlap): it is not a gap.
+    expect(applySideEvent(view, delta(2, 'lo'))).toEqual({ view, gap: false });
     expect(view.state).toBe('streaming');
   });
 

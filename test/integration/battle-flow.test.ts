@@ -1,6 +1,6 @@
 import type { CreateBattleResponse, ErrorResponse, VoteResponse, WinRate } from '@duet/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postJson } from '../helpers/api.ts';
+import { postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { DuetSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
@@ -105,6 +105,25 @@ describe('a battle on the fake providers', () => {
     expect(status[0].status).toBe('finished');
   });
 
+  it('passes the uploaded image and the tool’s prompt to both models', async () => {
+    fake.setDefault({ text: 'It is a quadratic.', tokensPerSecond: 0 });
+    const res = await postBattleWithImage(duet.url, { tool: 'math-solve', lang: 'ko', text: '2번 문제' }, { data: TINY_PNG, filename: 'q.png', type: 'image/png' });
+    expect(res.status).toBe(202);
+    const viewer = new BattleViewer(await socket(), res.body.battleId);
+    await viewer.join();
+    await viewer.finished();
+    const b64 = TINY_PNG.toString('base64');
+    const gpt = fake.requests.find((r) => r.model === GPT)!;
+    const claude = fake.requests.find((r) => r.model === CLAUDE)!;
+    expect(JSON.stringify(gpt.body)).toContain(`data:image/png;base64,${b64}`);
+    expect(JSON.stringify(claude.body)).toContain(b64);
+    // The Korean math prompt, with the visitor's own words, went to both.
+    for (const r of [gpt, claude]) {
+      expect(JSON.stringify(r.body)).toContain('수학');
+      expect(JSON.stringify(r.body)).toContain('2번 문제');
+    }
+  });
+
   it('coalesces token deltas into fewer messages than tokens', async () => {
     const words = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
     fake.setDefault({ text: words, tokensPerSecond: 2000 });
@@ -140,6 +159,8 @@ describe('a battle on the fake providers', () => {
     expect(snap.sides.a.text).toBe(text);
     expect(snap.sides.b.text).toBe(text);
     expect(snap.sides.a.stats?.finishReason).toBe('stop');
+    // Overlap between snapshot and live events was absorbed, never mistaken for a gap.
+    expect(early.gaps + middle.gaps).toBe(0);
   });
 
   it('rebuilds the snapshot from PostgreSQL once the live stream has expired', async () => {

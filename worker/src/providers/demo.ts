@@ -597,7 +597,7 @@ const CONTENT: Record<string, ToolContent> = {
       sonnet: (c) => {
         const v = verses(c, LYRIC);
         return md(`Here’s a piece built around “${v.title}”. I gave each keyword (${listOf(keywordsOf(c), 'en')}) its own image, so none of them feels tacked on.\n`, noteLine(c), `**${v.title}**\n`, stanza(v.v1), '', stanza(v.chorus.map((l) => `*${l}*`)), '', stanza(v.v2), '',
-          `${c.inputs.genre ? `I aimed for the feel of ${c.inputs.genre}, keeping the lines short enough to breathe.` : 'With no genre set, I wrote it as free verse with loose rhymes.'} The chorus repeats the title so it can work as a song hook, but it also reads as a poem if you drop the repetition.`, '',
+          `${c.inputs.genre ? `I aimed for a ${c.inputs.genre} feel, keeping the lines short enough to breathe.` : 'With no genre set, I wrote it as free verse with loose rhymes.'} The chorus repeats the title so it can work as a song hook, but it also reads as a poem if you drop the repetition.`, '',
           'Would you like me to make it darker, lighter, or tighter for singing?');
       },
     },
