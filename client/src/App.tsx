@@ -1,0 +1,33 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { Footer } from './components/Footer/Footer.tsx';
+import { Header } from './components/Header/Header.tsx';
+import { Toasts } from './components/Toasts.tsx';
+
+// Every page loads on demand; the fallback is empty, as the specification says.
+const HomePage = lazy(() => import('./pages/Home/HomePage.tsx'));
+const IntroPage = lazy(() => import('./pages/Intro/IntroPage.tsx'));
+const ToolPage = lazy(() => import('./pages/Tool/ToolPage.tsx'));
+const HistoryPage = lazy(() => import('./pages/History/HistoryPage.tsx'));
+const NotFoundPage = lazy(() => import('./pages/NotFound/NotFoundPage.tsx'));
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <Header />
+      <main id="main">
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="/" element={<HomePage />} />
+            <Route path="/main" element={<IntroPage />} />
+            <Route path="/history/:contentTitle" element={<HistoryPage />} />
+            <Route path="/:contentTitle" element={<ToolPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
+      </main>
+      <Footer />
+      <Toasts />
+    </BrowserRouter>
+  );
+}

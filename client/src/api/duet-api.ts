@@ -1,0 +1,36 @@
+import type {
+  CreateBattleRequest,
+  CreateBattleResponse,
+  HistoryResponse,
+  SpecHistoryResponse,
+  VoteRequest,
+  VoteResponse,
+} from '@duet/shared';
+import { api, postJson } from './http.ts';
+
+/** The REST calls of Duet, typed by the shared contracts. */
+export const duetApi = {
+  meta: () => api<{ demoModels: boolean; mode: 'blind' | 'named' }>('/api/meta'),
+
+  /** JSON without an image; multipart with one. */
+  createBattle: (req: CreateBattleRequest, image?: File | null): Promise<CreateBattleResponse> => {
+    if (!image) return postJson('/api/battles', req);
+    const form = new FormData();
+    form.set('tool', req.tool);
+    form.set('text', req.text);
+    form.set('lang', req.lang);
+    form.set('inputs', JSON.stringify(req.inputs));
+    form.set('image', image);
+    return api('/api/battles', { method: 'POST', body: form });
+  },
+
+  vote: (battleId: string, body: VoteRequest) => postJson<VoteResponse>(`/api/battles/${battleId}/vote`, body),
+
+  cancel: (battleId: string, voteToken: string) => postJson<{ cancelled: true }>(`/api/battles/${battleId}/cancel`, { voteToken }),
+
+  history: (tool: string, cursor?: string | null) =>
+    api<HistoryResponse>(`/api/tools/${encodeURIComponent(tool)}/history${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
+
+  /** The specification's history call. */
+  specList: (id: string) => api<SpecHistoryResponse>(`/api/v2/user/duet/list/${encodeURIComponent(id)}`),
+};
