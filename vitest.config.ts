@@ -20,6 +20,17 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-setup.ts'],
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // One browser and one Duet per file, files one after another: two cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          globalSetup: ['test/helpers/global-setup.ts', 'test/e2e/build-client.ts'],
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,44 @@
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestDuet } from '../helpers/duet.ts';
+import { startTestDuet } from '../helpers/duet.ts';
+
+/** Debian's Chromium: Playwright cannot download its own browser here. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+
+/** A fresh browser profile: its own storage, language and screen size. */
+export async function newPage(
+  browser: Browser,
+  opts: { locale?: string; viewport?: { width: number; height: number }; baseURL: string },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    locale: opts.locale ?? 'en-US',
+    viewport: opts.viewport ?? DESKTOP,
+    baseURL: opts.baseURL,
+  });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
+
+/** A whole Duet serving the built client, with demo models at a brisk but visible pace. */
+export const startAppDuet = (env: Record<string, string> = {}): Promise<TestDuet> =>
+  startTestDuet({ env: { CLIENT_DIST, DEMO_SPEED: '6', ...env } });
