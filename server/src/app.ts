@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { redisKeys } from '@duet/shared';
 import type { WinRate } from '@duet/shared';
+import compression from 'compression';
 import express from 'express';
 import helmet from 'helmet';
 import { pino } from 'pino';
@@ -64,7 +65,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     helmet({
       contentSecurityPolicy: {
         directives: {
-          'img-src': ["'self'", 'data:', 'blob:'],
+          // Profile pictures come from the identity provider's image hosts.
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
           // Duet is often run over plain HTTP on localhost; TLS is the proxy's business.
           'upgrade-insecure-requests': null,

@@ -1,0 +1,235 @@
+import type { HistoryResponse, WinRate } from '@duet/shared';
+import type { ToolDefinition } from '@duet/shared/tools';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import type { InfiniteData } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { duetApi } from '../../api/duet-api.ts';
+import { getSocket } from '../../api/socket.ts';
+import { WinRates } from '../../components/WinRates/WinRates.tsx';
+import { useDuetStore } from '../../state/store.ts';
+import { toast } from '../../state/toasts.ts';
+import NotFoundPage from '../NotFound/NotFoundPage.tsx';
+import { toolForRoute } from '../tool-route.ts';
+import { HistoryEntry } from './HistoryEntry.tsx';
+import './HistoryPage.css';
+
+/** `/history/:contentTitle`: live win rates of one tool and its past results, newest first. */
+export default function HistoryPage() {
+  const { contentTitle } = useParams();
+  const tool = toolForRoute(contentTitle);
+  if (!tool) return <NotFoundPage />;
+  return <HistoryScreen key={tool.slug} tool={tool} />;
+}
+
+type Pages = InfiniteData<HistoryResponse, string | null>;
+
+function HistoryScreen({ tool }: { tool: ToolDefinition }) {
+  const { t, i18n } = useTranslation('battle');
+  const queryClient = useQueryClient();
+  const setHistoryList = useDuetStore((s) => s.setHistoryList);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const [hasNew, setHasNew] = useState(false);
+  const queryKey = useMemo(() => ['history', tool.slug] as const, [tool.slug]);
+  const title = t(`contents:${tool.titleKey}`);
+
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => duetApi.history(tool.slug, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const { data, error, errorUpdatedAt, hasNextPage, isFetchingNextPage, fetchNextPage, isPending, isError, refetch } = query;
+
+  const list = useMemo(() => data?.pages.flatMap((p) => p.list) ?? [], [data]);
+  const winRates = data?.pages[0]?.winRates ?? [];
+
+  useEffect(() => {
+    document.title = t('historyPageTitle', { title });
+  }, [t, title]);
+
+  useEffect(() => {
+    setHistoryList(list);
+  }, [list, setHistoryList]);
+
+  // The specification's failure: an error toast and the error in the console.
+  const toasted = useRef(0);
+  useEffect(() => {
+    if (!error || toasted.current === errorUpdatedAt) return;
+    toasted.current = errorUpdatedAt;
+    console.error(error);
+    toast.error(t('history.error'));
+  }, [error, errorUpdatedAt, t]);
+
+  // Win rates follow every vote on this tool while the page is open.
+  useEffect(() => {
+    const socket = getSocket();
+    const watch = () => socket.emit('tool:watch', { tool: tool.slug });
+    const onStats = ({ tool: slug, winRates: rates }: { tool: string; winRates: WinRate[] }) => {
+      if (slug !== tool.slug) return;
+      queryClient.setQueryData<Pages>(queryKey, (old) =>
+        old ? { ...old, pages: old.pages.map((p, i) => (i === 0 ? { ...p, winRates: rates } : p)) } : old,
+      );
+      // Nothing listed yet: just load the new result; otherwise offer it without moving the list.
+      const shown = queryClient.getQueryData<Pages>(queryKey)?.pages.some((p) => p.list.length > 0);
+      if (shown) setHasNew(true);
+      else void queryClient.invalidateQueries({ queryKey });
+    };
+    socket.on('stats:update', onStats);
+    socket.on('connect', watch);
+    if (socket.connected) watch();
+    return () => {
+      socket.off('stats:update', onStats);
+      socket.off('connect', watch);
+      socket.emit('tool:unwatch', { tool: tool.slug });
+    };
+  }, [tool.slug, queryClient, queryKey]);
+
+  // Infinite scroll: the next page loads when the end of the list comes into view.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage && !isError) void fetchNextPage();
+      },
+      { rootMargin: '400px 0px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage, list.length]);
+
+  const dateFormat = useMemo(
+    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
+    [i18n.language],
+  );
+
+  const showNew = () => {
+    setHasNew(false);
+    void refetch();
+  };
+
+  return (
+    <div className="history container">
+      <nav className="duet-crumbs" aria-label={t('breadcrumb.label')}>
+        <Link to="/">{t('breadcrumb.home')}</Link>
+        <span aria-hidden="true">/</span>
+        <Link to={tool.route}>{title}</Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{t('breadcrumb.history')}</span>
+      </nav>
+
+      <header className="history__head">
+        <div>
+          <h1 className="history__title">{title}</h1>
+          <p className="history__sub">{t(`contents:${tool.descriptionKey}`)}</p>
+        </div>
+        <Link className="btn btn--primary" to={tool.route} data-testid="tool-link">
+          {t('history.backToTool')}
+        </Link>
+      </header>
+
+      {!(isError && !data) && (
+      <section className="history__card history__rates" aria-labelledby="rates-heading">
+        <div className="history__rates-head">
+          <h2 id="rates-heading" className="history__h2">
+            {t('history.winRatesHeading')}
+          </h2>
+          <span className="history__live">
+            <span className="history__live-dot" aria-hidden="true" />
+            {t('history.liveNote')}
+          </span>
+        </div>
+        {isPending ? (
+          <div className="history__rates-skeleton" aria-hidden="true">
+            <span />
+            <span />
+          </div>
+        ) : (
+          <WinRates winRates={winRates} labelledBy="rates-heading" />
+        )}
+      </section>
+      )}
+
+      <section className="history__list-section" aria-labelledby="list-heading" aria-busy={isPending || isFetchingNextPage}>
+        <div className="history__list-head">
+          <h2 id="list-heading" className="history__h2">
+            {t('history.listHeading')}
+          </h2>
+          {hasNew && (
+            <button type="button" className="btn btn--sm history__new" onClick={showNew} data-testid="history-new">
+              {t('history.newResults')}
+            </button>
+          )}
+        </div>
+
+        {isPending && (
+          <div className="history__loading" role="status">
+            <span className="visually-hidden">{t('history.loading')}</span>
+            {[0, 1, 2].map((i) => (
+              <div className="history__skeleton" key={i} aria-hidden="true">
+                <span style={{ width: '30%' }} />
+                <span style={{ width: '90%' }} />
+                <span style={{ width: '70%' }} />
+              </div>
+            ))}
+          </div>
+        )}
+
+        {isError && list.length === 0 && (
+          <div className="history__card history__error" role="alert">
+            <p>{t('history.error')}</p>
+            <button type="button" className="btn" onClick={() => void refetch()}>
+              {t('history.retry')}
+            </button>
+          </div>
+        )}
+
+        {!isPending && !isError && list.length === 0 && (
+          <div className="history__card history__empty" data-testid="history-empty">
+            <div className="history__empty-art" aria-hidden="true">
+              <span className="history__empty-a">A</span>
+              <span className="history__empty-b">B</span>
+            </div>
+            <h3>{t('history.emptyTitle')}</h3>
+            <p>{t('history.emptyBody')}</p>
+            <Link className="btn btn--primary" to={tool.route}>
+              {t('history.emptyCta')}
+            </Link>
+          </div>
+        )}
+
+        {list.length > 0 && (
+          <ol className="history__list" data-testid="history-list">
+            {list.map((entry) => (
+              <li key={entry.id}>
+                <HistoryEntry entry={entry} dateFormat={dateFormat} />
+              </li>
+            ))}
+          </ol>
+        )}
+
+        <div ref={sentinel} className="history__sentinel" aria-hidden="true" />
+
+        {list.length > 0 && (
+          <div className="history__more">
+            {hasNextPage ? (
+              <button
+                type="button"
+                className="btn"
+                onClick={() => void fetchNextPage()}
+                disabled={isFetchingNextPage}
+                data-testid="load-more"
+              >
+                {isFetchingNextPage ? t('history.loadingMore') : t('history.loadMore')}
+              </button>
+            ) : (
+              <p className="history__end">{t('history.end')}</p>
+            )}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { TOOLS } from '@duet/shared/catalog';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { ToolCard } from '../../components/ToolCard/ToolCard.tsx';
+import './HomePage.css';
+
+/** The landing screen: a short hero line, then the 13 activities in catalog order. */
+export default function HomePage() {
+  const { t } = useTranslation('common');
+
+  useEffect(() => {
+    document.title = t('home.documentTitle');
+  }, [t]);
+
+  return (
+    <div className="home">
+      <section className="home__hero" aria-labelledby="home-title">
+        <div className="container home__hero-inner">
+          <p className="home__eyebrow">{t('home.eyebrow')}</p>
+          <h1 id="home-title" className="home__title">
+            {t('home.title')}
+          </h1>
+          <p className="home__lead">{t('home.lead')}</p>
+          <Link to="/main" className="home__more">
+            {t('home.howItWorks')}
+            <span aria-hidden="true">→</span>
+          </Link>
+        </div>
+      </section>
+      <div className="container">
+        <ul className="home__grid" aria-label={t('home.gridLabel')} data-testid="tool-grid">
+          {TOOLS.map((tool) => (
+            <li key={tool.slug}>
+              <ToolCard tool={tool} />
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

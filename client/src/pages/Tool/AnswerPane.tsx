@@ -1,0 +1,145 @@
+import type { AnswerStats, Side } from '@duet/shared';
+import type { SideView } from '@duet/shared/live';
+import { useTranslation } from 'react-i18next';
+import { Markdown } from '../../components/Markdown/Markdown.tsx';
+import { sideErrorMessage, sideLabel } from './messages.ts';
+
+interface AnswerPaneProps {
+  side: Side;
+  /** The side as the socket reports it; null until the first snapshot arrives. */
+  view: SideView | null;
+  /** The label from the creation answer, used until the snapshot arrives. */
+  label: string;
+  /** The model's name, once the vote revealed it. */
+  revealed?: string;
+  /** This side was picked as the better one. */
+  picked?: boolean;
+}
+
+/** One model's answer: label, progress, the text streaming in as Markdown, then its figures. */
+export function AnswerPane({ side, view, label, revealed, picked }: AnswerPaneProps) {
+  const { t } = useTranslation('battle');
+  const state = view?.state ?? 'waiting';
+  const name = sideLabel(t, view?.label ?? label);
+  const progress = Math.round(view?.progress ?? 0);
+  const cancelled = view?.stats?.finishReason === 'cancelled';
+  const statusText =
+    state === 'waiting'
+      ? t('side.thinking')
+      : state === 'streaming'
+        ? t('side.streaming')
+        : state === 'error'
+          ? t('side.error')
+          : cancelled
+            ? t('side.stopped')
+            : t('side.done');
+  const titleId = `answer-${side}-title`;
+
+  return (
+    <article
+      className={`pane pane--${side} pane--${state}${picked ? ' pane--picked' : ''}`}
+      data-testid={`answer-${side}`}
+      data-state={state}
+      aria-labelledby={titleId}
+      aria-busy={state === 'waiting' || state === 'streaming'}
+    >
+      <header className="pane__head">
+        <div className="pane__title">
+          <span className="pane__badge" aria-hidden="true">
+            {side.toUpperCase()}
+          </span>
+          <h3 id={titleId} className="pane__label">
+            {name}
+          </h3>
+          {picked && <span className="pane__picked">{t('side.winner')}</span>}
+        </div>
+        <span className={`pane__status pane__status--${cancelled && state === 'done' ? 'stopped' : state}`} data-testid={`status-${side}`}>
+          {(state === 'waiting' || state === 'streaming') && <span className="pane__pulse" aria-hidden="true" />}
+          {statusText}
+        </span>
+      </header>
+      {revealed && (
+        <p className="pane__reveal" data-testid={`reveal-${side}`}>
+          {t('side.revealed', { label: revealed })}
+        </p>
+      )}
+      <div
+        className="pane__progress"
+        role="progressbar"
+        aria-label={t('side.progress', { label: name })}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress}
+      >
+        <div className="pane__progress-bar" style={{ width: `${progress}%` }} />
+      </div>
+
+      <div className="pane__body">
+        {view?.text ? (
+          <Markdown>{view.text}</Markdown>
+        ) : state === 'waiting' || state === 'streaming' ? (
+          <div className="pane__waiting">
+            <span className="pane-typing" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            <span className="visually-hidden">{t('side.thinking')}</span>
+            <div className="pane-skeleton" aria-hidden="true">
+              <span style={{ width: '92%' }} />
+              <span style={{ width: '78%' }} />
+              <span style={{ width: '85%' }} />
+              <span style={{ width: '60%' }} />
+            </div>
+          </div>
+        ) : state === 'done' ? (
+          <p className="pane__empty">{t('side.emptyAnswer')}</p>
+        ) : null}
+        {state === 'error' && view?.error && (
+          <p className="pane__error" role="alert" data-testid={`error-${side}`}>
+            {sideErrorMessage(t, view.error.code)}
+          </p>
+        )}
+        {state === 'done' && view?.stats?.finishReason === 'length' && <p className="pane__note">{t('side.truncated')}</p>}
+        {state === 'done' && view?.stats?.finishReason === 'content_filter' && <p className="pane__note">{t('side.filtered')}</p>}
+        {state === 'done' && cancelled && <p className="pane__note">{t('side.cancelledNote')}</p>}
+      </div>
+
+      {state === 'done' && view?.stats && <Stats stats={view.stats} side={side} />}
+    </article>
+  );
+}
+
+/** Time to first token, output speed and total time of a finished answer. */
+function Stats({ stats, side }: { stats: AnswerStats; side: Side }) {
+  const { t, i18n } = useTranslation('battle');
+  const one = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const whole = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
+  const na = t('side.notAvailable');
+  const secs = (ms: number | null) => (ms === null ? na : t('side.seconds', { value: one.format(ms / 1000) }));
+  const streamMs = stats.ttftMs === null ? null : stats.durationMs - stats.ttftMs;
+  const speed =
+    stats.outputTokens !== null && streamMs !== null && streamMs > 0
+      ? t('side.tokensPerSecond', { value: one.format((stats.outputTokens / streamMs) * 1000) })
+      : na;
+  return (
+    <dl className="pane__stats" aria-label={t('side.statsLabel')} data-testid={`stats-${side}`}>
+      <div>
+        <dt>{t('side.ttft')}</dt>
+        <dd>{secs(stats.ttftMs)}</dd>
+      </div>
+      <div>
+        <dt>{t('side.speed')}</dt>
+        <dd>{speed}</dd>
+      </div>
+      <div>
+        <dt>{t('side.duration')}</dt>
+        <dd>{secs(stats.durationMs)}</dd>
+      </div>
+      <div>
+        <dt>{t('side.tokens')}</dt>
+        <dd>{stats.outputTokens === null ? na : whole.format(stats.outputTokens)}</dd>
+      </div>
+    </dl>
+  );
+}
