@@ -10,3 +10,4 @@ export * from './schemas/inputs.schema.ts';
 export * from './schemas/error.schema.ts';
 export * from './schemas/battle.schema.ts';
 export * from './schemas/history.schema.ts';
+export * from './schemas/user.schema.ts';

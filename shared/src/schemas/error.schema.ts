@@ -14,6 +14,9 @@ export const ERROR_CODES = [
   'already_voted',
   'battle_not_finished',
   'rate_limited',
+  'not_registered',
+  'invalid_token',
+  'unauthorized',
   'unavailable',
   'internal',
 ] as const;
