@@ -1,9 +1,15 @@
 import { Redis } from 'ioredis';
+import type { TestProject } from 'vitest/node';
+// @ts-expect-error: a plain ES module shared with `npm start`, without type declarations.
+import { startAuthEmulator } from '../../scripts/auth-emulator.mjs';
 import pg from 'pg';
 import { TEST_DB_PREFIX, TEST_PG_URL, TEST_REDIS_URL } from './services.ts';
 
-/** Checks both services answer (with a clear message if not) and drops databases of crashed runs. */
-export default async function setup(): Promise<void> {
+/**
+ * Checks both services answer (with a clear message if not), drops databases of crashed runs,
+ * and brings up the Firebase Auth Emulator (sign-in tests run against it). Returns the teardown.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
   try {
     await redis.connect();
@@ -29,5 +35,16 @@ export default async function setup(): Promise<void> {
     }
   } finally {
     await client.end();
+  }
+  const emulator = (await startAuthEmulator()) as { host: string; stop: () => Promise<void> };
+  // Test workers start after this and inherit it; firebase-admin reads it from the environment.
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+  project.provide('firebaseEmulatorHost', emulator.host);
+  return () => emulator.stop();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    firebaseEmulatorHost: string;
   }
 }
