@@ -11,3 +11,5 @@ export * from './schemas/error.schema.ts';
 export * from './schemas/battle.schema.ts';
 export * from './schemas/history.schema.ts';
 export * from './schemas/user.schema.ts';
+export * from './schemas/leaderboard.schema.ts';
+export * from './ratings.ts';

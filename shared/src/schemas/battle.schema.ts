@@ -66,6 +66,9 @@ export const ZWinRateSchema = z.object({
   ties: z.number().int().nonnegative(),
   bothBad: z.number().int().nonnegative(),
   winRate: z.number().min(0).max(100),
+  /** Wilson 95% interval of the win rate, in percent. */
+  winRateLow: z.number().min(0).max(100),
+  winRateHigh: z.number().min(0).max(100),
 });
 export type WinRate = z.infer<typeof ZWinRateSchema>;
 
