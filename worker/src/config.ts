@@ -21,6 +21,8 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).default(30_000),
   /** How often workers look for crashed workers' jobs to run again. */
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
+  /** How often the leaderboard is recomputed when new votes came in. */
+  LEADERBOARD_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
   /** Demo models' pace: 1 is realistic, higher is faster. */
   DEMO_SPEED: z.coerce.number().positive().default(1),
 }).extend(ZModelEnvSchema.shape);
@@ -40,6 +42,7 @@ export interface WorkerConfig {
   flushMs: number;
   streamTtlSeconds: number;
   demoSpeed: number;
+  leaderboardIntervalMs: number;
   roster: ModelSpec[];
   /** API key per model id, resolved once from the environment. */
   apiKeys: Record<string, string | undefined>;
@@ -73,6 +76,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     flushMs: e.DELTA_FLUSH_MS,
     streamTtlSeconds: e.BATTLE_STREAM_TTL_SECONDS,
     demoSpeed: e.DEMO_SPEED,
+    leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,
     roster,
     apiKeys,
   };

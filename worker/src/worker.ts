@@ -1,11 +1,12 @@
-import { BATTLE_QUEUE, redisKeys, ZRunBattleJobSchema } from '@duet/shared';
+import { BATTLE_QUEUE, COMPUTE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, redisKeys, ZRunBattleJobSchema } from '@duet/shared';
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/shared';
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config.ts';
 import { createDb } from './infra/db.ts';
 import { createRedis } from './infra/redis.ts';
+import { createComputeLeaderboard } from './jobs/compute-leaderboard.handler.ts';
 import { createRunBattleHandler, providerLookup } from './jobs/run-battle.handler.ts';
 import { createBattlePublisher } from './live/battle-publisher.ts';
 import { createProvider } from './providers/index.ts';
@@ -77,6 +78,23 @@ export async function startWorker(
       stalledInterval: config.stalledIntervalMs,
     },
   );
+  // The leaderboard: one repeatable job for all workers (the scheduler id makes it one), which
+  // recomputes only when votes came in since the last run.
+  const bullPrefix = `${config.redisPrefix}:bull`;
+  const leaderboardQueue = new Queue(LEADERBOARD_QUEUE, { connection: bullConnection, prefix: bullPrefix });
+  await leaderboardQueue.upsertJobScheduler(
+    'leaderboard-refresh',
+    { every: config.leaderboardIntervalMs },
+    { name: COMPUTE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
+  );
+  const computeLeaderboard = createComputeLeaderboard({ db, redis, keys });
+  const leaderboardWorker = new Worker(LEADERBOARD_QUEUE, async () => ({ computed: await computeLeaderboard() }), {
+    connection: bullConnection,
+    prefix: bullPrefix,
+    concurrency: 1,
+  });
+  leaderboardWorker.on('failed', (job, err) => logger.error({ jobId: job?.id, err }, 'leaderboard job failed'));
+
   worker.on('failed', (job, err) => logger.error({ jobId: job?.id, err }, 'battle job failed'));
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
   await worker.waitUntilReady();
@@ -92,6 +110,8 @@ export async function startWorker(
       const outcome = await Promise.race([worker.close().then(() => 'clean' as const), forced]);
       clearTimeout(timer);
       if (outcome === 'forced') await worker.close(true);
+      await leaderboardWorker.close();
+      await leaderboardQueue.close();
       await Promise.all([redis, cancelSub, bullConnection].map((r) => r.quit().catch(() => undefined)));
       await db.end();
     },

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestDuet } from '../helpers/duet.ts';
+import { startTestDuet } from '../helpers/duet.ts';
+
+const VOTES = 100_000;
+/** Each answer is ~1 KB, so the export is well over 100 MB: far more than the memory allowed. */
+const ANSWER = 'x'.repeat(1_000);
+
+describe('the open-data export', () => {
+  let duet: TestDuet;
+
+  beforeAll(async () => {
+    duet = await startTestDuet({ noWorker: true });
+    // 100,000 finished, voted battles, written by PostgreSQL itself.
+    await duet.db.pool.query(
+      `INSERT INTO battles (id, tool, lang, text, inputs, model_a, label_a, family_a, model_b, label_b, family_b,
+                            mode, vote_token_hash, status, created_at)
+       SELECT md5('b' || i)::uuid, 'quiz-solving', 'en', 'Question ' || i, '{}', 'demo:atlas', 'Atlas', 'gpt',
+              'demo:sonnet', 'Sonnet', 'claude', 'blind', '\\x00', 'finished', now() - (i || ' seconds')::interval
+         FROM generate_series(1, $1) AS i`,
+      [VOTES],
+    );
+    await duet.db.pool.query(
+      `INSERT INTO answers (battle_id, side, model, text, finish_reason, duration_ms)
+       SELECT id, s.side, CASE s.side WHEN 'a' THEN model_a ELSE model_b END, $1, 'stop', 1000
+         FROM battles CROSS JOIN (VALUES ('a'), ('b')) AS s(side)`,
+      [ANSWER],
+    );
+    await duet.db.pool.query(
+      `INSERT INTO votes (battle_id, tool, winner, created_at)
+       SELECT id, tool, (ARRAY['a','b','tie','both_bad'])[1 + (abs(hashtext(id::text)) % 4)], created_at + interval '1 second'
+         FROM battles`,
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await duet?.close();
+  });
+
+  it('streams 100,000 votes in bounded memory', async () => {
+    global.gc?.();
+    const baseline = process.memoryUsage().heapUsed;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }, 20);
+    const res = await fetch(`${duet.url}/api/export/votes.jsonl`);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let bytes = 0;
+    let lines = 0;
+    let tail = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      const text = tail + decoder.decode(value, { stream: true });
+      const parts = text.split('\n');
+      tail = parts.pop() ?? '';
+      lines += parts.length;
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }
+    clearInterval(sampler);
+    expect(lines).toBe(VOTES);
+    expect(bytes).toBeGreaterThan(200 * 1024 * 1024);
+    // The whole export is over 200 MB; the gateway and this reader together held far less.
+    expect(peak - baseline).toBeLessThan(96 * 1024 * 1024);
+  }, 180_000);
+});
