@@ -6,6 +6,11 @@ import { migrate } from './infra/migrate.ts';
 const config = loadGatewayConfig();
 const logger = pino({ level: config.logLevel });
 if (config.demoModels) logger.warn('no provider keys configured: the built-in demo models will answer');
+if (config.accounts.mode === 'disabled') {
+  logger.warn('accounts are off: set FIREBASE_AUTH_EMULATOR_HOST (development) or Firebase credentials to enable signup and login');
+} else if (config.accounts.mode === 'emulator') {
+  logger.warn({ emulator: config.accounts.emulatorHost }, 'accounts use the Firebase Auth Emulator: its tokens are unsigned, never run this in production');
+}
 if (config.migrateOnStart) await migrate(config.databaseUrl, (msg) => logger.debug(msg));
 
 const gateway = await startGateway(config, logger);

@@ -60,8 +60,9 @@ describe('creating a battle', () => {
     ]);
     expect(res.body.tools.find((t) => t.slug === 'math-solve')?.image).toBe('required');
     expect(res.body.tools[0]).not.toHaveProperty('prompt');
-    const meta = await getJson<{ demoModels: boolean; mode: string }>(`${duet.url}/api/meta`);
-    expect(meta.body).toEqual({ demoModels: true, mode: 'blind' });
+    const meta = await getJson<{ demoModels: boolean; mode: string; accounts: boolean }>(`${duet.url}/api/meta`);
+    // No emulator and no Firebase credentials in this suite's settings: accounts are off.
+    expect(meta.body).toEqual({ demoModels: true, mode: 'blind', accounts: false });
   });
 
   it('stores and queues a valid battle once, answering 202 with a vote token and blind labels', async () => {

@@ -1,5 +1,6 @@
-import type { BattleInputs, Language, ModelSpec, Side, Winner, WinRate } from '@duet/shared';
+import type { BattleInputs, Language, ModelSpec, Side, UncountedReason, Winner, WinRate } from '@duet/shared';
 import type { Db, DbClient } from '../../infra/db.ts';
+import { wilsonInterval } from '@duet/shared/ratings';
 
 type Queryable = Db | DbClient;
 
@@ -13,6 +14,8 @@ export interface NewBattle {
   mode: 'blind' | 'named';
   voteTokenHash: Buffer;
   image?: { mimeType: string; data: Buffer } | undefined;
+  /** The signed-in user who asked; null when anonymous. */
+  userId: string | null;
 }
 
 export interface BattleRow {
@@ -28,8 +31,8 @@ export interface BattleRow {
 export async function insertBattle(client: DbClient, b: NewBattle): Promise<void> {
   await client.query(
     `INSERT INTO battles (id, tool, lang, text, inputs, model_a, label_a, family_a, model_b, label_b, family_b,
-                          mode, vote_token_hash, has_image)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                          mode, vote_token_hash, has_image, user_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       b.id,
       b.tool,
@@ -45,6 +48,7 @@ export async function insertBattle(client: DbClient, b: NewBattle): Promise<void
       b.mode,
       b.voteTokenHash,
       b.image !== undefined,
+      b.userId,
     ],
   );
   if (b.image) {
@@ -109,13 +113,40 @@ export async function hasVote(db: Queryable, battleId: string): Promise<boolean>
   return (rowCount ?? 0) > 0;
 }
 
+/** A vote as stored: always kept, counted or not, with who cast it. */
+export interface NewVote {
+  battleId: string;
+  tool: string;
+  winner: Winner;
+  /** The signed-in voter, or null. */
+  userId: string | null;
+  /** The account, or a keyed hash of the IP, for the daily cap. */
+  voterKey: string;
+  counted: boolean;
+  uncountedReason: UncountedReason | null;
+}
+
 /** Inserts the vote; false when the battle already has one (a concurrent vote won). */
-export async function insertVote(client: DbClient, battleId: string, tool: string, winner: Winner): Promise<boolean> {
+export async function insertVote(client: DbClient, v: NewVote): Promise<boolean> {
   const { rowCount } = await client.query(
-    'INSERT INTO votes (battle_id, tool, winner) VALUES ($1, $2, $3) ON CONFLICT (battle_id) DO NOTHING',
-    [battleId, tool, winner],
+    `INSERT INTO votes (battle_id, tool, winner, user_id, voter_key, counted, uncounted_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (battle_id) DO NOTHING`,
+    [v.battleId, v.tool, v.winner, v.userId, v.voterKey, v.counted, v.uncountedReason],
   );
   return rowCount === 1;
+}
+
+/**
+ * Votes a voter cast since midnight UTC, after taking a per-voter lock for the rest of the
+ * transaction so two simultaneous votes cannot both slip under the cap.
+ */
+export async function lockAndCountVotesToday(client: DbClient, voterKey: string): Promise<number> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [voterKey]);
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM votes WHERE voter_key = $1 AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+    [voterKey],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** What a vote adds to one model's counters. */
@@ -168,7 +199,14 @@ export async function listWinRates(db: Queryable, tool: string): Promise<WinRate
     ties: r.ties,
     bothBad: r.both_bad,
     winRate: winPercent(r.wins, r.battles),
+    ...wilsonPercent(r.wins, r.battles),
   }));
+}
+
+/** The Wilson 95% interval of a win rate, in percent with one decimal. */
+export function wilsonPercent(wins: number, battles: number): { winRateLow: number; winRateHigh: number } {
+  const { low, high } = wilsonInterval(wins, battles);
+  return { winRateLow: Math.round(low * 1000) / 10, winRateHigh: Math.round(high * 1000) / 10 };
 }
 
 /** Share of battles won, in percent with one decimal. */

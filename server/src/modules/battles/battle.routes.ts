@@ -2,6 +2,7 @@ import { ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/shared';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import { sessionUserId } from '../../http/auth.ts';
 import { AppError, parseOr400 } from '../../http/errors.ts';
 import { multipartBody, sniffImage } from '../../http/image-upload.ts';
 import type { BattleService, UploadedImage } from './battle.service.ts';
@@ -25,22 +26,30 @@ const battleId = (raw: unknown): string => {
   return parsed.data;
 };
 
-export function battleRoutes(service: BattleService, limits: { create: RequestHandler; vote: RequestHandler }): Router {
+/**
+ * `session` is the optional sign-in: battles and votes made with a session token are stored as
+ * that user's. It runs after the multipart body is read, so a refused upload still gets its answer.
+ */
+export function battleRoutes(
+  service: BattleService,
+  limits: { create: RequestHandler; vote: RequestHandler },
+  session: RequestHandler,
+): Router {
   const router = Router();
 
-  router.post('/battles', limits.create, multipartBody, async (req, res) => {
+  router.post('/battles', limits.create, multipartBody, session, async (req, res) => {
     const multipart = Boolean(req.is('multipart/form-data'));
     const body = parseOr400(ZCreateBattleRequestSchema, requestBody((req.body ?? {}) as Record<string, unknown>, multipart));
     let image: UploadedImage | undefined;
     if (req.file) image = { mimeType: await sniffImage(req.file.buffer), data: req.file.buffer };
-    const created = await service.create(body, image);
+    const created = await service.create(body, image, sessionUserId(res));
     res.status(202).json(created);
   });
 
-  router.post('/battles/:id/vote', limits.vote, async (req, res) => {
+  router.post('/battles/:id/vote', limits.vote, session, async (req, res) => {
     const id = battleId(req.params.id);
     const body = parseOr400(ZVoteRequestSchema, req.body);
-    res.json(await service.vote(id, body));
+    res.json(await service.vote(id, body, { userId: sessionUserId(res), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' }));
   });
 
   router.post('/battles/:id/cancel', async (req, res) => {

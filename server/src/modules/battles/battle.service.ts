@@ -16,6 +16,7 @@ import { withTransaction } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import * as repo from './battle.repo.ts';
 import type { StatsDelta } from './battle.repo.ts';
+import { voteCountability } from './vote-rules.ts';
 import { hashVoteToken, newVoteToken, voteTokenMatches } from './vote-token.ts';
 
 export interface UploadedImage {
@@ -31,20 +32,33 @@ export interface BattleServiceDeps {
   enqueue: (battleId: string) => Promise<void>;
   /** Tells the worker running a battle to stop it. */
   requestCancel: (battleId: string) => Promise<void>;
-  /** Announces new win rates to everyone watching a tool. */
+  /** Votes per voter per day that count (0: no cap). */
+  dailyVoteCap: number;
+  /** Keyed hash of a client IP: the daily cap never stores the address itself. */
+  hashIp: (ip: string) => Promise<string>;
+  /** Announces new win rates to everyone watching a tool (after a counted vote). */
   statsChanged: (tool: string, winRates: WinRate[]) => void;
   random?: () => number;
 }
 
 export type BattleService = ReturnType<typeof createBattleService>;
 
+/** Who votes: the signed-in user, if any, and the client's address. */
+export interface Voter {
+  userId?: string | undefined;
+  ip: string;
+}
+
 const BLIND_LABELS: Record<Side, string> = { a: 'Model A', b: 'Model B' };
 
 export function createBattleService(deps: BattleServiceDeps) {
   const random = deps.random ?? Math.random;
 
-  /** Validates, stores and enqueues a battle. Nothing is left behind when any step fails. */
-  async function create(req: CreateBattleRequest, image: UploadedImage | undefined): Promise<CreateBattleResponse> {
+  /**
+   * Validates, stores and enqueues a battle, as `userId`'s when signed in. Nothing is left
+   * behind when any step fails.
+   */
+  async function create(req: CreateBattleRequest, image: UploadedImage | undefined, userId?: string): Promise<CreateBattleResponse> {
     const tool = findTool(req.tool);
     if (!tool) throw new AppError(404, 'unknown_tool', `There is no tool called "${req.tool}"`);
     const issues = checkToolFields(tool, req);
@@ -67,6 +81,7 @@ export function createBattleService(deps: BattleServiceDeps) {
         mode: deps.mode,
         voteTokenHash: hashVoteToken(voteToken),
         image,
+        userId: userId ?? null,
       }),
     );
     try {
@@ -79,25 +94,41 @@ export function createBattleService(deps: BattleServiceDeps) {
     return { battleId: id, voteToken, sides: labelsFor(sides, deps.mode) };
   }
 
-  /** Records the one vote of a battle and bumps both models' counters in the same transaction. */
-  async function vote(battleId: string, body: VoteRequest): Promise<VoteResponse> {
+  /**
+   * Records the one vote of a battle; the vote token alone decides who may vote. Every vote is
+   * kept; it counts toward win rates and ratings only if the battle was blind, both sides
+   * finished, neither answer names a model, and the voter is within the daily cap. Counted votes
+   * bump both models' counters in the same transaction.
+   */
+  async function vote(battleId: string, body: VoteRequest, voter: Voter): Promise<VoteResponse> {
+    const voterKey = voter.userId ? `user:${voter.userId}` : `ip:${await deps.hashIp(voter.ip)}`;
     const result = await withTransaction(deps.db, async (client) => {
       const battle = authorised(await repo.findBattle(client, battleId, true), body.voteToken);
       if (await repo.hasVote(client, battleId)) throw new AppError(409, 'already_voted', 'This battle has a vote already');
-      if ((await repo.countAnswers(client, battleId)) < 2) {
-        throw new AppError(409, 'battle_not_finished', 'Both answers must finish before you vote');
+      const answers = await repo.findAnswers(client, battleId);
+      if (answers.length < 2) throw new AppError(409, 'battle_not_finished', 'Both answers must finish before you vote');
+      const votesToday = await repo.lockAndCountVotesToday(client, voterKey);
+      const rule = voteCountability({ mode: battle.mode, answers, votesToday, dailyCap: deps.dailyVoteCap });
+      const inserted = await repo.insertVote(client, {
+        battleId,
+        tool: battle.tool,
+        winner: body.winner,
+        userId: voter.userId ?? null,
+        voterKey,
+        counted: rule.counted,
+        uncountedReason: rule.reason,
+      });
+      if (!inserted) throw new AppError(409, 'already_voted', 'This battle has a vote already');
+      if (rule.counted) {
+        for (const side of ['a', 'b'] as const) {
+          await repo.bumpModelStats(client, battle.tool, statsDelta(battle, side, body.winner));
+        }
       }
-      if (!(await repo.insertVote(client, battleId, battle.tool, body.winner))) {
-        throw new AppError(409, 'already_voted', 'This battle has a vote already');
-      }
-      for (const side of ['a', 'b'] as const) {
-        await repo.bumpModelStats(client, battle.tool, statsDelta(battle, side, body.winner));
-      }
-      return battle;
+      return { battle, counted: rule.counted };
     });
-    const winRates = await repo.listWinRates(deps.db, result.tool);
-    deps.statsChanged(result.tool, winRates);
-    return { battleId, winner: body.winner, sides: result.sides, winRates };
+    const winRates = await repo.listWinRates(deps.db, result.battle.tool);
+    if (result.counted) deps.statsChanged(result.battle.tool, winRates);
+    return { battleId, winner: body.winner, sides: result.battle.sides, winRates };
   }
 
   async function cancel(battleId: string, voteToken: string): Promise<void> {

@@ -1,0 +1,106 @@
+import { AUTH_MESSAGES, AUTH_PROVIDER, SIGNUP_GIFTS } from '@duet/shared';
+import type { LoginRequest, LoginResponse, ProfileResponse, SignupRequest, SignupResponse, UserProfile } from '@duet/shared';
+import type { Db } from '../../infra/db.ts';
+import { withTransaction } from '../../infra/db.ts';
+import { AppError } from '../../http/errors.ts';
+import type { FirebaseAuth, FirebaseIdentity } from './firebase-auth.ts';
+import * as repo from './user.repo.ts';
+import type { SessionTokens } from './session.ts';
+import { invalidToken } from './session.ts';
+
+export interface UserServiceDeps {
+  db: Db;
+  /** Null when accounts are not configured: signup and login answer 503. */
+  firebase: FirebaseAuth | null;
+  sessions: SessionTokens;
+}
+
+export type UserService = ReturnType<typeof createUserService>;
+
+/** 503 `unavailable`: no emulator and no Firebase credentials are configured. */
+export const accountsOff = (): AppError =>
+  new AppError(503, 'unavailable', 'Accounts are not set up on this server. Everything else works without signing in.');
+
+const tokenProfile = (id: FirebaseIdentity): repo.TokenProfile => ({
+  email: id.email,
+  displayName: id.name,
+  picture: id.picture,
+  emailVerified: id.emailVerified,
+});
+
+export function toUserProfile(u: repo.UserRow): UserProfile {
+  return {
+    user_uid: u.firebaseUid,
+    picture: u.picture,
+    email: u.email,
+    displayName: u.displayName,
+    provider: AUTH_PROVIDER,
+    emailVerified: u.emailVerified,
+    benefits: u.benefits && { ...u.benefits, grantedAt: u.benefits.grantedAt.toISOString() },
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+export function createUserService(deps: UserServiceDeps) {
+  const verifyFirebase = (idToken: string): Promise<FirebaseIdentity> => {
+    if (!deps.firebase) throw accountsOff();
+    return deps.firebase.verifyIdToken(idToken);
+  };
+
+  /**
+   * Creates the account of a Firebase user and grants the signup gift, in one transaction.
+   * An existing account answers `{ data: false }`, and so does the loser of two simultaneous
+   * signups: the gift is granted exactly once.
+   */
+  async function signup(req: SignupRequest): Promise<SignupResponse> {
+    const identity = await verifyFirebase(req.token);
+    if (identity.signInProvider === 'anonymous') {
+      throw new AppError(401, 'unauthorized', 'Sign in with e-mail or Google to create an account.');
+    }
+    const userId = await withTransaction(deps.db, async (client) => {
+      const id = await repo.insertUser(client, {
+        ...tokenProfile(identity),
+        firebaseUid: identity.uid,
+        provider: req.provider,
+        signupEvent: req.event,
+      });
+      if (id) {
+        await repo.grantBenefits(client, {
+          userId: id,
+          writingMonths: SIGNUP_GIFTS.writingMonths,
+          drawingTokens: SIGNUP_GIFTS.drawingTokens,
+          event: req.event,
+        });
+      }
+      return id;
+    });
+    if (!userId) return { data: false };
+    const user = await repo.findUser(deps.db, userId);
+    if (!user) throw new Error(`user ${userId} vanished right after signup`);
+    return { data: { user: toUserProfile(user) } };
+  }
+
+  /** Exchanges a Firebase ID token for a Duet session token, refreshing the stored profile. */
+  async function login(req: LoginRequest): Promise<LoginResponse> {
+    const identity = await verifyFirebase(req.token);
+    const userId = await repo.recordLogin(deps.db, identity.uid, tokenProfile(identity));
+    if (!userId) throw new AppError(404, 'not_registered', AUTH_MESSAGES.notRegistered);
+    const { token, expiresAt } = await deps.sessions.issue(userId);
+    return { data: { token, expiresAt: expiresAt.toISOString() } };
+  }
+
+  /** The user a session token belongs to; 412 `invalid_token` if it is bad or the account is gone. */
+  async function authenticate(sessionToken: string): Promise<string> {
+    const userId = await deps.sessions.verify(sessionToken);
+    if (!(await repo.userExists(deps.db, userId))) throw invalidToken();
+    return userId;
+  }
+
+  async function profile(sessionToken: string): Promise<ProfileResponse> {
+    const user = await repo.findUser(deps.db, await deps.sessions.verify(sessionToken));
+    if (!user) throw invalidToken();
+    return { data: { user: toUserProfile(user) } };
+  }
+
+  return { signup, login, authenticate, profile };
+}
