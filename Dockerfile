@@ -6,8 +6,10 @@ COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY server/package.json server/
 COPY worker/package.json worker/
+COPY client/package.json client/
 RUN npm ci --include=dev && npm cache clean --force
 COPY . .
+RUN npm run build
 EXPOSE 8080
 USER node
 CMD ["node", "--import", "tsx", "server/src/main.ts"]
