@@ -9,6 +9,7 @@ const HomePage = lazy(() => import('./pages/Home/HomePage.tsx'));
 const IntroPage = lazy(() => import('./pages/Intro/IntroPage.tsx'));
 const ToolPage = lazy(() => import('./pages/Tool/ToolPage.tsx'));
 const HistoryPage = lazy(() => import('./pages/History/HistoryPage.tsx'));
+const LeaderboardPage = lazy(() => import('./pages/Leaderboard/LeaderboardPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound/NotFoundPage.tsx'));
 
 export function App() {
@@ -21,6 +22,7 @@ export function App() {
             <Route path="/" element={<HomePage />} />
             <Route path="/main" element={<IntroPage />} />
             <Route path="/history/:contentTitle" element={<HistoryPage />} />
+            <Route path="/leaderboard" element={<LeaderboardPage />} />
             <Route path="/:contentTitle" element={<ToolPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>

@@ -105,6 +105,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   app.set('trust proxy', config.trustProxy);
   app.use(
     helmet({
+      // Google sign-in's popup reports back through window.opener (Firebase requires this).
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
       contentSecurityPolicy: {
         directives: {
           // Profile pictures come from the identity provider's image hosts.

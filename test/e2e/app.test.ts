@@ -223,6 +223,26 @@ describe('Duet in the browser', () => {
     await desktop.context.close();
   });
 
+  it('ranks the models on the leaderboard with their intervals, and shows honest win rates', async () => {
+    const { context, page } = await open();
+    // At least one counted vote exists from the battles above; wait for the job to rate it.
+    await page.goto('/leaderboard?tool=makeLyrics-duet');
+    await expect.poll(() => page.getByTestId('leaderboard-row').count(), { timeout: 15_000 }).toBe(2);
+    const row = page.getByTestId('leaderboard-row').first();
+    expect(await row.getByTestId('leaderboard-rank').textContent()).toMatch(/^\s*1\s*$/);
+    expect(Number((await row.getByTestId('leaderboard-rating').textContent())!.replace(/[^\d.]/g, ''))).toBeGreaterThan(900);
+    const interval = row.getByTestId('leaderboard-interval');
+    expect(Number(await interval.getAttribute('data-low'))).toBeLessThanOrEqual(Number(await interval.getAttribute('data-high')));
+    expect(new URL(page.url()).searchParams.get('tool')).toMatch(/makeLyrics/);
+
+    await page.goto('/history/makeLyrics-duet');
+    await expect.poll(() => page.getByTestId('win-rate-interval').count()).toBe(2);
+    expect(await page.getByTestId('win-rate-interval').first().textContent()).toMatch(/95%.*\d+.\d*%?/);
+    await page.getByTestId('leaderboard-link').click();
+    await waitFor(() => new URL(page.url()).pathname === '/leaderboard', { what: 'the leaderboard link' });
+    await context.close();
+  });
+
   it('lets one FAQ item be open at a time on the introduction page', async () => {
     const { context, page } = await open();
     await page.goto('/main');

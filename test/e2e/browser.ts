@@ -41,4 +41,4 @@ const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url))
 
 /** A whole Duet serving the built client, with demo models at a brisk but visible pace. */
 export const startAppDuet = (env: Record<string, string> = {}): Promise<TestDuet> =>
-  startTestDuet({ env: { CLIENT_DIST, DEMO_SPEED: '6', ...env } });
+  startTestDuet({ env: { CLIENT_DIST, DEMO_SPEED: '6', LEADERBOARD_INTERVAL_MS: '500', ...env } });

@@ -30,7 +30,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       `SELECT datname FROM pg_database WHERE datname LIKE $1`,
       [`${TEST_DB_PREFIX}%`],
     );
-    for (const { datname } of rows) {
+    // Only databases over two hours old: another test run on this machine may be using newer ones.
+    const stale = rows.filter(({ datname }) => {
+      const created = Number(datname.slice(TEST_DB_PREFIX.length).split('_')[0]);
+      return !Number.isFinite(created) || Date.now() - created > 2 * 3600_000;
+    });
+    for (const { datname } of stale) {
       await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`);
     }
   } finally {

@@ -12,7 +12,8 @@ export interface TestDatabase {
 
 /** A fresh, migrated database of its own for one suite or test. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+  // The creation time in the name lets a later run drop only what crashed runs left behind.
+  const name = `${TEST_DB_PREFIX}${Date.now()}_${randomBytes(4).toString('hex')}`;
   const url = new URL(TEST_PG_URL);
   url.pathname = `/${name}`;
   await migrate(url.toString());

@@ -2,6 +2,7 @@ import type {
   CreateBattleRequest,
   CreateBattleResponse,
   HistoryResponse,
+  Leaderboard,
   SpecHistoryResponse,
   VoteRequest,
   VoteResponse,
@@ -30,6 +31,9 @@ export const duetApi = {
 
   history: (tool: string, cursor?: string | null) =>
     api<HistoryResponse>(`/api/tools/${encodeURIComponent(tool)}/history${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
+
+  /** Bradley-Terry ratings with 95% intervals: overall, or for one tool. */
+  leaderboard: (tool?: string) => api<Leaderboard>('/api/leaderboard' + (tool ? '?tool=' + encodeURIComponent(tool) : '')),
 
   /** The specification's history call. */
   specList: (id: string) => api<SpecHistoryResponse>(`/api/v2/user/duet/list/${encodeURIComponent(id)}`),

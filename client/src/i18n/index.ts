@@ -2,12 +2,16 @@ import { FALLBACK_LANGUAGE, LANGUAGES, PRODUCT } from '@duet/shared/limits';
 import type { Language } from '@duet/shared/limits';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import enAuth from './locales/en/auth.json';
 import enBattle from './locales/en/battle.json';
 import enCommon from './locales/en/common.json';
 import enContents from './locales/en/contents.json';
+import enLeaderboard from './locales/en/leaderboard.json';
+import koAuth from './locales/ko/auth.json';
 import koBattle from './locales/ko/battle.json';
 import koCommon from './locales/ko/common.json';
 import koContents from './locales/ko/contents.json';
+import koLeaderboard from './locales/ko/leaderboard.json';
 
 /** Where the visitor's language choice is kept (the specification's `{product}_language`). */
 export const LANGUAGE_KEY = `${PRODUCT}_language`;
@@ -35,8 +39,8 @@ export function changeLanguage(lang: Language): void {
 }
 
 export const resources = {
-  ko: { common: koCommon, battle: koBattle, contents: koContents },
-  en: { common: enCommon, battle: enBattle, contents: enContents },
+  ko: { common: koCommon, battle: koBattle, contents: koContents, leaderboard: koLeaderboard, auth: koAuth },
+  en: { common: enCommon, battle: enBattle, contents: enContents, leaderboard: enLeaderboard, auth: enAuth },
 } as const;
 
 void i18n.use(initReactI18next).init({
@@ -44,7 +48,7 @@ void i18n.use(initReactI18next).init({
   lng: initialLanguage(),
   fallbackLng: FALLBACK_LANGUAGE,
   supportedLngs: [...LANGUAGES],
-  ns: ['common', 'battle', 'contents'],
+  ns: ['common', 'battle', 'contents', 'leaderboard', 'auth'],
   defaultNS: 'common',
   interpolation: { escapeValue: false },
   returnNull: false,

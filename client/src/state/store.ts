@@ -1,10 +1,10 @@
-import type { BattleSnapshot, CreateBattleResponse, HistoryEntry, VoteResponse } from '@duet/shared';
+import type { BattleSnapshot, CreateBattleResponse, HistoryEntry, UserProfile, VoteResponse } from '@duet/shared';
 import type { SideView } from '@duet/shared/live';
 import { create } from 'zustand';
 
-/** The signed-in visitor's profile from `GET /api/v2/user/profile` (filled by the accounts work). */
+/** The signed-in visitor's profile: `data` of `GET /api/v2/user/profile` (empty when signed out). */
 export interface Profile {
-  user?: { user_uid: string; picture?: string | null };
+  user?: UserProfile;
 }
 
 /** What the current battle has produced: its creation answer, then the vote's answer. */

@@ -1,13 +1,18 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
+import { useProfile } from '../../auth/use-profile.ts';
 import { useAuth, useSignedIn } from '../../state/auth.ts';
-import { toast } from '../../state/toasts.ts';
+import type { AuthMode } from '../Auth/AuthDialog.tsx';
+import { AccountMenu } from './AccountMenu.tsx';
 import { DuetMark, GiftIcon, MenuIcon } from './Icons.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { MobileDrawer } from './MobileDrawer.tsx';
 import { SignupBenefitDialog } from './SignupBenefitDialog.tsx';
 import './Header.css';
+
+// The dialog, the account flows and the Firebase SDK load only when a visitor opens it.
+const AuthDialog = lazy(() => import('../Auth/AuthDialog.tsx'));
 
 /** Below this width the logged-out controls live in a side drawer. */
 const DRAWER_QUERY = '(max-width: 767.98px)';
@@ -26,37 +31,8 @@ function Logo() {
   );
 }
 
-/** The signed-in visitor's picture, or their initial when there is none or it fails to load. */
-function Avatar() {
-  const { t } = useTranslation('common');
-  const image = useAuth((s) => s.oauth.userImage);
-  const name = useAuth((s) => s.oauth.displayName || s.oauth.email);
-  const [failed, setFailed] = useState<string | null>(null);
-  const initial = (name.trim()[0] ?? '?').toUpperCase();
-
-  if (image && failed !== image) {
-    return (
-      <img
-        className="avatar"
-        src={image}
-        alt={t('header.profile')}
-        width={36}
-        height={36}
-        referrerPolicy="no-referrer"
-        onError={() => setFailed(image)}
-        data-testid="header-avatar"
-      />
-    );
-  }
-  return (
-    <span className="avatar avatar--fallback" role="img" aria-label={t('header.profile')} data-testid="header-avatar">
-      <span aria-hidden="true">{initial}</span>
-    </span>
-  );
-}
-
 /** Login, Sign Up and the benefit button: the same set in the bar and in the drawer. */
-function GuestActions({ onBenefit, onAuth }: { onBenefit: () => void; onAuth: () => void }) {
+function GuestActions({ onBenefit, onAuth }: { onBenefit: () => void; onAuth: (mode: AuthMode) => void }) {
   const { t } = useTranslation('common');
   return (
     <>
@@ -64,10 +40,10 @@ function GuestActions({ onBenefit, onAuth }: { onBenefit: () => void; onAuth: ()
         <GiftIcon />
         {t('header.signupBenefit')}
       </button>
-      <button type="button" className="btn btn--ghost header__login" onClick={onAuth} data-action="login">
+      <button type="button" className="btn btn--ghost header__login" onClick={() => onAuth('login')} data-action="login">
         {t('header.login')}
       </button>
-      <button type="button" className="btn btn--primary" onClick={onAuth} data-action="signup">
+      <button type="button" className="btn btn--primary" onClick={() => onAuth('signup')} data-action="signup">
         {t('header.signup')}
       </button>
     </>
@@ -80,6 +56,12 @@ export function Header() {
   const navigate = useNavigate();
   const [benefitOpen, setBenefitOpen] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [authMode, setAuthMode] = useState<AuthMode>('login');
+  const [authOpen, setAuthOpen] = useState(false);
+  // Once loaded the dialog stays mounted, so closing it hands focus back the native way.
+  const [authLoaded, setAuthLoaded] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+  useProfile();
 
   // Growing past the breakpoint with the drawer open: the bar shows the controls again.
   useEffect(() => {
@@ -91,16 +73,27 @@ export function Header() {
     return () => mq.removeEventListener('change', onChange);
   }, []);
 
-  const comingSoon = () => {
+  const openAuth = (mode: AuthMode) => {
     setDrawerOpen(false);
-    toast.info(t('auth.comingSoon'));
+    setAuthMode(mode);
+    setAuthLoaded(true);
+    setAuthOpen(true);
   };
   const openBenefit = () => {
     setDrawerOpen(false);
     setBenefitOpen(true);
   };
-  const logout = () => {
-    useAuth.getState().clear();
+  const logout = async () => {
+    if (loggingOut) return;
+    setLoggingOut(true);
+    try {
+      const actions = await import('../../auth/actions.ts');
+      await actions.logout();
+    } catch {
+      // Even when the account code cannot load, nobody stays logged in here.
+      useAuth.getState().clear();
+    }
+    setLoggingOut(false);
     navigate('/');
   };
 
@@ -113,8 +106,15 @@ export function Header() {
         <Logo />
         {signedIn ? (
           <div className="header__user">
-            <Avatar />
-            <button type="button" className="btn btn--sm" onClick={logout} data-action="logout">
+            <AccountMenu />
+            <button
+              type="button"
+              className="btn btn--sm"
+              onClick={() => void logout()}
+              aria-disabled={loggingOut}
+              aria-busy={loggingOut}
+              data-action="logout"
+            >
               {t('header.logout')}
             </button>
           </div>
@@ -122,7 +122,7 @@ export function Header() {
           <>
             <div className="header__actions">
               <LanguageSwitch />
-              <GuestActions onBenefit={openBenefit} onAuth={comingSoon} />
+              <GuestActions onBenefit={openBenefit} onAuth={openAuth} />
             </div>
             <button
               type="button"
@@ -137,9 +137,14 @@ export function Header() {
             </button>
             <MobileDrawer id={DRAWER_ID} open={drawerOpen} onClose={() => setDrawerOpen(false)}>
               <LanguageSwitch className="lang-switch--block" />
-              <GuestActions onBenefit={openBenefit} onAuth={comingSoon} />
+              <GuestActions onBenefit={openBenefit} onAuth={openAuth} />
             </MobileDrawer>
             <SignupBenefitDialog open={benefitOpen} onClose={() => setBenefitOpen(false)} />
+            {authLoaded && (
+              <Suspense fallback={null}>
+                <AuthDialog open={authOpen} mode={authMode} onModeChange={setAuthMode} onClose={() => setAuthOpen(false)} />
+              </Suspense>
+            )}
           </>
         )}
       </div>

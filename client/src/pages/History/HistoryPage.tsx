@@ -149,6 +149,12 @@ function HistoryScreen({ tool }: { tool: ToolDefinition }) {
         ) : (
           <WinRates winRates={winRates} labelledBy="rates-heading" />
         )}
+        <p className="winrates-more">
+          <Link to={`/leaderboard?tool=${encodeURIComponent(tool.slug)}`} data-testid="leaderboard-link">
+            {t('history.leaderboardLink')}
+            <span aria-hidden="true"> →</span>
+          </Link>
+        </p>
       </section>
       )}
 

@@ -1,0 +1,223 @@
+import type { WinRate } from '@duet/shared';
+import { findTool, TOOLS } from '@duet/shared/catalog';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChangeEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { duetApi } from '../../api/duet-api.ts';
+import { getSocket } from '../../api/socket.ts';
+import { toast } from '../../state/toasts.ts';
+import { LeaderboardTable } from './LeaderboardTable.tsx';
+import { RatingsNote } from './RatingsNote.tsx';
+import { relativeTime } from './scale.ts';
+import './LeaderboardPage.css';
+
+/** After a vote on a watched tool, refetch at most this often (the ratings take a moment to recompute). */
+const REFRESH_MS = 4_000;
+
+/** The current time, ticking every `ms` so "updated 3 minutes ago" stays true. */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(Date.now()), ms);
+    return () => window.clearInterval(id);
+  }, [ms]);
+  return now;
+}
+
+/** `/leaderboard?tool=`: the models' Bradley-Terry ratings with 95% intervals, overall or per activity. */
+export default function LeaderboardPage() {
+  const { t, i18n } = useTranslation('leaderboard');
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('tool');
+  const tool = raw ? findTool(raw) : undefined;
+  const slug = tool?.slug ?? null;
+  const toolTitle = tool ? t(`contents:${tool.titleKey}`) : null;
+  const now = useNow(30_000);
+
+  // An unknown activity falls back to all of them; a route segment becomes the slug.
+  useEffect(() => {
+    if (raw === null || raw === slug) return;
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (slug) next.set('tool', slug);
+        else next.delete('tool');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [raw, slug, setParams]);
+
+  useEffect(() => {
+    document.title = toolTitle ? t('documentTitleTool', { title: toolTitle }) : t('documentTitle');
+  }, [t, toolTitle]);
+
+  const { data, error, errorUpdatedAt, isPending, isError, isPlaceholderData, refetch } = useQuery({
+    queryKey: ['leaderboard', slug],
+    queryFn: () => duetApi.leaderboard(slug ?? undefined),
+    // Switching the filter keeps the old table (dimmed) until the new one arrives.
+    placeholderData: keepPreviousData,
+  });
+
+  const toasted = useRef(0);
+  useEffect(() => {
+    if (!error || toasted.current === errorUpdatedAt) return;
+    toasted.current = errorUpdatedAt;
+    console.error(error);
+    toast.error(t('battle:errors.generic'));
+  }, [error, errorUpdatedAt, t]);
+
+  // New votes on the activities shown: refresh the ratings, at most every few seconds.
+  useEffect(() => {
+    const socket = getSocket();
+    const slugs = slug ? [slug] : TOOLS.map((x) => x.slug);
+    let timer: number | undefined;
+    const watch = () => slugs.forEach((s) => socket.emit('tool:watch', { tool: s }));
+    const onStats = ({ tool: changed }: { tool: string; winRates: WinRate[] }) => {
+      if (!slugs.includes(changed) || timer !== undefined) return;
+      timer = window.setTimeout(() => {
+        timer = undefined;
+        void queryClient.invalidateQueries({ queryKey: ['leaderboard'] });
+      }, REFRESH_MS);
+    };
+    socket.on('stats:update', onStats);
+    socket.on('connect', watch);
+    if (socket.connected) watch();
+    return () => {
+      window.clearTimeout(timer);
+      socket.off('stats:update', onStats);
+      socket.off('connect', watch);
+      slugs.forEach((s) => socket.emit('tool:unwatch', { tool: s }));
+    };
+  }, [slug, queryClient]);
+
+  const onTool = (e: ChangeEvent<HTMLSelectElement>) => {
+    const value = e.target.value;
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set('tool', value);
+        else next.delete('tool');
+        return next;
+      },
+      { replace: true },
+    );
+  };
+
+  const absolute = useMemo(
+    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
+    [i18n.language],
+  );
+  const num = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
+
+  const empty = data !== undefined && (data.updatedAt === null || data.models.length === 0);
+  const scope = toolTitle ?? t('filter.all');
+
+  return (
+    <div className="lb container">
+      <nav className="duet-crumbs" aria-label={t('breadcrumb.label')}>
+        <Link to="/">{t('breadcrumb.home')}</Link>
+        <span aria-hidden="true">/</span>
+        {tool ? (
+          <>
+            <Link to={tool.route}>{toolTitle}</Link>
+            <span aria-hidden="true">/</span>
+          </>
+        ) : null}
+        <span aria-current="page">{t('breadcrumb.leaderboard')}</span>
+      </nav>
+
+      <header className="lb-head">
+        <div className="lb-head__text">
+          <h1 className="lb-title">{t('title')}</h1>
+          <p className="lb-lead">{t('lead')}</p>
+        </div>
+        <div className="lb-filter">
+          <label htmlFor="lb-tool" className="lb-filter__label">
+            {t('filter.label')}
+          </label>
+          <select id="lb-tool" className="lb-select" value={slug ?? ''} onChange={onTool} data-testid="leaderboard-tool">
+            <option value="">{t('filter.all')}</option>
+            {TOOLS.map((x) => (
+              <option key={x.slug} value={x.slug}>
+                {t(`contents:${x.titleKey}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </header>
+
+      <div
+        className={`lb-card lb-board${isPlaceholderData ? ' lb-board--stale' : ''}`}
+        aria-busy={isPending || isPlaceholderData}
+      >
+        {isPending && (
+          <div className="lb-loading" role="status">
+            <span className="visually-hidden">{t('loading')}</span>
+            {[0, 1, 2, 3].map((i) => (
+              <span key={i} className="lb-skeleton" aria-hidden="true" />
+            ))}
+          </div>
+        )}
+
+        {isError && !data && (
+          <div className="lb-error" role="alert">
+            <p>{t('error')}</p>
+            <button type="button" className="btn" onClick={() => void refetch()}>
+              {t('retry')}
+            </button>
+          </div>
+        )}
+
+        {empty && (
+          <div className="lb-empty" data-testid="leaderboard-empty">
+            <div className="lb-empty__art" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </div>
+            <h2 className="lb-h2">{t('empty.title')}</h2>
+            <p>{tool ? t('empty.bodyTool', { title: toolTitle }) : t('empty.body')}</p>
+            <Link className="btn btn--primary" to={tool ? tool.route : '/'}>
+              {tool ? t('empty.ctaTool', { title: toolTitle }) : t('empty.cta')}
+            </Link>
+          </div>
+        )}
+
+        {data && !empty && (
+          <LeaderboardTable models={data.models} scope={scope}>
+            {data.updatedAt && (
+              <p className="lb-meta" data-testid="leaderboard-meta">
+                <span>
+                  <Trans
+                    t={t}
+                    i18nKey="meta.updated"
+                    values={{
+                      relative: relativeTime(data.updatedAt, now, i18n.language),
+                      absolute: absolute.format(new Date(data.updatedAt)),
+                    }}
+                    components={{
+                      time: <time dateTime={data.updatedAt} data-testid="leaderboard-updated" />,
+                      abs: <span className="lb-meta__abs" />,
+                    }}
+                  />
+                </span>
+                <span className="lb-meta__sep" aria-hidden="true">
+                  ·
+                </span>
+                <span data-testid="leaderboard-votes" data-count={data.votes}>
+                  {t('meta.votes', { count: data.votes, votes: num.format(data.votes) })}
+                </span>
+              </p>
+            )}
+          </LeaderboardTable>
+        )}
+      </div>
+
+      <RatingsNote />
+    </div>
+  );
+}
