@@ -1,4 +1,4 @@
-import type { HistoryResponse, WinRate } from '@duet/shared';
+import type { HistoryResponse } from '@duet/shared';
 import type { ToolDefinition } from '@duet/shared/tools';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { InfiniteData } from '@tanstack/react-query';
@@ -6,14 +6,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
-import { getSocket } from '../../api/socket.ts';
 import { WinRates } from '../../components/WinRates/WinRates.tsx';
 import { useDuetStore } from '../../state/store.ts';
-import { toast } from '../../state/toasts.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
 import { HistoryEntry } from './HistoryEntry.tsx';
 import './HistoryPage.css';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useToolStats } from '../../api/use-tool-stats.ts';
+import { useErrorToast } from '../../hooks/use-error-toast.ts';
 
 /** `/history/:contentTitle`: live win rates of one tool and its past results, newest first. */
 export default function HistoryPage() {
@@ -45,46 +46,25 @@ function HistoryScreen({ tool }: { tool: ToolDefinition }) {
   const list = useMemo(() => data?.pages.flatMap((p) => p.list) ?? [], [data]);
   const winRates = data?.pages[0]?.winRates ?? [];
 
-  useEffect(() => {
-    document.title = t('historyPageTitle', { title });
-  }, [t, title]);
+  useDocumentTitle(t('historyPageTitle', { title }));
 
   useEffect(() => {
     setHistoryList(list);
   }, [list, setHistoryList]);
 
   // The specification's failure: an error toast and the error in the console.
-  const toasted = useRef(0);
-  useEffect(() => {
-    if (!error || toasted.current === errorUpdatedAt) return;
-    toasted.current = errorUpdatedAt;
-    console.error(error);
-    toast.error(t('history.error'));
-  }, [error, errorUpdatedAt, t]);
+  useErrorToast(error, errorUpdatedAt, t('history.error'));
 
   // Win rates follow every vote on this tool while the page is open.
-  useEffect(() => {
-    const socket = getSocket();
-    const watch = () => socket.emit('tool:watch', { tool: tool.slug });
-    const onStats = ({ tool: slug, winRates: rates }: { tool: string; winRates: WinRate[] }) => {
-      if (slug !== tool.slug) return;
-      queryClient.setQueryData<Pages>(queryKey, (old) =>
-        old ? { ...old, pages: old.pages.map((p, i) => (i === 0 ? { ...p, winRates: rates } : p)) } : old,
-      );
-      // Nothing listed yet: just load the new result; otherwise offer it without moving the list.
-      const shown = queryClient.getQueryData<Pages>(queryKey)?.pages.some((p) => p.list.length > 0);
-      if (shown) setHasNew(true);
-      else void queryClient.invalidateQueries({ queryKey });
-    };
-    socket.on('stats:update', onStats);
-    socket.on('connect', watch);
-    if (socket.connected) watch();
-    return () => {
-      socket.off('stats:update', onStats);
-      socket.off('connect', watch);
-      socket.emit('tool:unwatch', { tool: tool.slug });
-    };
-  }, [tool.slug, queryClient, queryKey]);
+  useToolStats([tool.slug], ({ winRates: rates }) => {
+    queryClient.setQueryData<Pages>(queryKey, (old) =>
+      old ? { ...old, pages: old.pages.map((p, i) => (i === 0 ? { ...p, winRates: rates } : p)) } : old,
+    );
+    // Nothing listed yet: just load the new result; otherwise offer it without moving the list.
+    const shown = queryClient.getQueryData<Pages>(queryKey)?.pages.some((p) => p.list.length > 0);
+    if (shown) setHasNew(true);
+    else void queryClient.invalidateQueries({ queryKey });
+  });
 
   // Infinite scroll: the next page loads when the end of the list comes into view.
   useEffect(() => {

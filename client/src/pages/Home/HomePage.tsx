@@ -1,17 +1,15 @@
 import { TOOLS } from '@duet/shared/catalog';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ToolCard } from '../../components/ToolCard/ToolCard.tsx';
 import './HomePage.css';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
 /** The landing screen: a short hero line, then the 13 activities in catalog order. */
 export default function HomePage() {
   const { t } = useTranslation('common');
 
-  useEffect(() => {
-    document.title = t('home.documentTitle');
-  }, [t]);
+  useDocumentTitle(t('home.documentTitle'));
 
   return (
     <div className="home">

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DrawingIcon, ExternalIcon, WritingIcon } from '../../components/Header/Icons.tsx';
 import { EXTERNAL_LINK, SISTER_SITES } from '../../components/Header/sister-sites.ts';
 import './IntroPage.css';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
 const FAQ_ITEMS = [1, 2, 3, 4] as const;
 
@@ -140,9 +141,7 @@ function Faq() {
 export default function IntroPage() {
   const { t } = useTranslation('common');
 
-  useEffect(() => {
-    document.title = t('intro.documentTitle');
-  }, [t]);
+  useDocumentTitle(t('intro.documentTitle'));
 
   return (
     <div className="intro">

@@ -1,4 +1,3 @@
-import type { WinRate } from '@duet/shared';
 import { findTool, TOOLS } from '@duet/shared/catalog';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from 'react';
@@ -6,12 +5,13 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
-import { getSocket } from '../../api/socket.ts';
-import { toast } from '../../state/toasts.ts';
 import { LeaderboardTable } from './LeaderboardTable.tsx';
 import { RatingsNote } from './RatingsNote.tsx';
 import { relativeTime } from './scale.ts';
 import './LeaderboardPage.css';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useToolStats } from '../../api/use-tool-stats.ts';
+import { useErrorToast } from '../../hooks/use-error-toast.ts';
 
 /** After a vote on a watched tool, refetch at most this often (the ratings take a moment to recompute). */
 const REFRESH_MS = 4_000;
@@ -51,9 +51,7 @@ export default function LeaderboardPage() {
     );
   }, [raw, slug, setParams]);
 
-  useEffect(() => {
-    document.title = toolTitle ? t('documentTitleTool', { title: toolTitle }) : t('documentTitle');
-  }, [t, toolTitle]);
+  useDocumentTitle(toolTitle ? t('documentTitleTool', { title: toolTitle }) : t('documentTitle'));
 
   const { data, error, errorUpdatedAt, isPending, isError, isPlaceholderData, refetch } = useQuery({
     queryKey: ['leaderboard', slug],
@@ -62,37 +60,18 @@ export default function LeaderboardPage() {
     placeholderData: keepPreviousData,
   });
 
-  const toasted = useRef(0);
-  useEffect(() => {
-    if (!error || toasted.current === errorUpdatedAt) return;
-    toasted.current = errorUpdatedAt;
-    console.error(error);
-    toast.error(t('battle:errors.generic'));
-  }, [error, errorUpdatedAt, t]);
+  useErrorToast(error, errorUpdatedAt, t('battle:errors.generic'));
 
   // New votes on the activities shown: refresh the ratings, at most every few seconds.
-  useEffect(() => {
-    const socket = getSocket();
-    const slugs = slug ? [slug] : TOOLS.map((x) => x.slug);
-    let timer: number | undefined;
-    const watch = () => slugs.forEach((s) => socket.emit('tool:watch', { tool: s }));
-    const onStats = ({ tool: changed }: { tool: string; winRates: WinRate[] }) => {
-      if (!slugs.includes(changed) || timer !== undefined) return;
-      timer = window.setTimeout(() => {
-        timer = undefined;
-        void queryClient.invalidateQueries({ queryKey: ['leaderboard'] });
-      }, REFRESH_MS);
-    };
-    socket.on('stats:update', onStats);
-    socket.on('connect', watch);
-    if (socket.connected) watch();
-    return () => {
-      window.clearTimeout(timer);
-      socket.off('stats:update', onStats);
-      socket.off('connect', watch);
-      slugs.forEach((s) => socket.emit('tool:unwatch', { tool: s }));
-    };
-  }, [slug, queryClient]);
+  const refresh = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(refresh.current), []);
+  useToolStats(slug ? [slug] : TOOLS.map((x) => x.slug), () => {
+    if (refresh.current !== undefined) return;
+    refresh.current = window.setTimeout(() => {
+      refresh.current = undefined;
+      void queryClient.invalidateQueries({ queryKey: ['leaderboard'] });
+    }, REFRESH_MS);
+  });
 
   const onTool = (e: ChangeEvent<HTMLSelectElement>) => {
     const value = e.target.value;

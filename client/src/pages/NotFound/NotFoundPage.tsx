@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
 const wrap: CSSProperties = {
   display: 'flex',
@@ -16,9 +16,7 @@ const image: CSSProperties = { display: 'block', width: '100%', maxWidth: 640, h
 export default function NotFoundPage() {
   const { t } = useTranslation('common');
 
-  useEffect(() => {
-    document.title = t('notFound.documentTitle');
-  }, [t]);
+  useDocumentTitle(t('notFound.documentTitle'));
 
   return (
     <div style={wrap} data-testid="not-found">

@@ -16,6 +16,7 @@ import { ToolForm } from './ToolForm.tsx';
 import { VoteBar } from './VoteBar.tsx';
 import { VoteResult } from './VoteResult.tsx';
 import './ToolPage.css';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
 /** How long to wait for a battle's first snapshot before offering to start over. */
 const STALL_MS = 15_000;
@@ -46,9 +47,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
 
   const meta = useQuery({ queryKey: ['meta'], queryFn: duetApi.meta, staleTime: Infinity });
 
-  useEffect(() => {
-    document.title = t('pageTitle', { title });
-  }, [t, title]);
+  useDocumentTitle(t('pageTitle', { title }));
 
   // A battle this tab started on this tool (before a reload) is resumed; otherwise a clean slate.
   useEffect(() => {
