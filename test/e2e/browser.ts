@@ -26,12 +26,13 @@ export const launchBrowser = (): Promise<Browser> =>
 /** A fresh browser profile: its own storage, language and screen size. */
 export async function newPage(
   browser: Browser,
-  opts: { locale?: string; viewport?: { width: number; height: number }; baseURL: string },
+  opts: { locale?: string; viewport?: { width: number; height: number }; baseURL: string; reducedMotion?: 'reduce' | 'no-preference' },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     locale: opts.locale ?? 'en-US',
     viewport: opts.viewport ?? DESKTOP,
     baseURL: opts.baseURL,
+    reducedMotion: opts.reducedMotion ?? 'no-preference',
   });
   const page = await context.newPage();
   return { context, page };
