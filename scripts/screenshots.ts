@@ -7,12 +7,30 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { createProviderAccount, providerSignIn, uniqueEmail, updateProviderAccount } from '../test/e2e/auth-emulator.ts';
 import { DESKTOP, launchBrowser, newPage, PHONE, startAppDuet } from '../test/e2e/browser.ts';
+// @ts-expect-error: a plain ES module shared with `npm start`, without type declarations.
+import { startAuthEmulator } from './auth-emulator.mjs';
 
 const OUT = fileURLToPath(new URL('../docs/screenshots', import.meta.url));
 mkdirSync(OUT, { recursive: true });
 
-const duet = await startAppDuet({ DEMO_SPEED: '8' });
+const emulator = (await startAuthEmulator()) as { host: string; stop: () => Promise<void> };
+const duet = await startAppDuet({ DEMO_SPEED: '8', FIREBASE_AUTH_EMULATOR_HOST: emulator.host });
+
+/** An account signed up through Duet, with a profile picture, to show the signed-in header. */
+async function registeredAccount(): Promise<string> {
+  const email = uniqueEmail('shots');
+  const account = await createProviderAccount(email, 'secret-123');
+  await updateProviderAccount(account, { displayName: 'Duet Visitor', photoUrl: `${duet.url}/favicon.svg` });
+  const { idToken } = await providerSignIn(email, 'secret-123');
+  await fetch(`${duet.url}/api/v2/user/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ provider: 'firebase', token: idToken, event: 'duet-launch' }),
+  });
+  return email;
+}
 const browser = await launchBrowser();
 
 const shoot = async (page: Page, name: string) => {
@@ -81,11 +99,35 @@ for (const [width, viewport, locale] of [
   await page.getByTestId('history-toggle-a').first().click();
   await shoot(page, `history-${width}`);
 
+  await page.goto('/leaderboard?tool=makeLyrics');
+  await page.getByTestId('leaderboard-row').first().waitFor({ timeout: 15_000 });
+  await shoot(page, `leaderboard-${width}`);
+
   await page.goto('/this-page-does-not-exist');
   await shoot(page, `not-found-${width}`);
+
+  // Sign-in: the dialog, then the signed-in header with its account menu.
+  const email = await registeredAccount();
+  await page.goto('/');
+  if (width === 'phone') await page.getByTestId('header-menu-button').click();
+  await page.locator('[data-action="login"]:visible').first().click();
+  await page.getByTestId('auth-dialog').waitFor();
+  await page.getByTestId('auth-email').fill(email);
+  await page.getByTestId('auth-password').fill('secret-123');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${OUT}/sign-in-${width}.png` });
+  const reloaded = page.waitForEvent('load');
+  await page.getByTestId('auth-submit').click();
+  await reloaded;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByTestId('account-menu-button').click();
+  await page.getByTestId('account-menu').waitFor();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${OUT}/signed-in-${width}.png` });
   await context.close();
 }
 
 await browser.close();
 await duet.close();
+await emulator.stop();
 process.exit(0);
