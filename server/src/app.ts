@@ -28,7 +28,7 @@ import { createSessionTokens } from './modules/users/session.ts';
 import { userRoutes } from './modules/users/user.routes.ts';
 import { createUserService } from './modules/users/user.service.ts';
 import { createRealtime } from './realtime/socket.ts';
-import { storedSecret } from './infra/secrets.ts';
+import { loadOnce, storedSecret } from './infra/secrets.ts';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
 import { exportRoutes } from './modules/export/export.routes.ts';
 
@@ -70,7 +70,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const queue = createBattleQueue(redis, config.redisPrefix);
 
   let announce: (tool: string, winRates: WinRate[]) => void = () => undefined;
-  let voterKeySecret: Promise<Uint8Array> | undefined;
+  const voterKeySecret = loadOnce(() => storedSecret(db, 'voter-key'));
   const battles = createBattleService({
     db,
     roster: config.roster,
@@ -82,10 +82,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       await redis.publish(keys.cancelChannel, id);
     },
     dailyVoteCap: config.dailyVoteCap,
-    hashIp: async (ip) => {
-      voterKeySecret ??= storedSecret(db, 'voter-key');
-      return createHmac('sha256', await voterKeySecret).update(ip).digest('hex');
-    },
+    hashIp: async (ip) => createHmac('sha256', await voterKeySecret()).update(ip).digest('hex'),
     statsChanged: (tool, winRates) => {
       announce(tool, winRates);
       // The leaderboard job recomputes on its next tick.
@@ -150,7 +147,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     ),
   );
   api.use(leaderboardRoutes({ redis, keys }));
-  api.use(exportRoutes({ db, logger }));
+  api.use(exportRoutes({ db, logger, limit: perMinuteLimit(redis, config.redisPrefix, 'export', config.rateLimits.exportsPerMinute) }));
   api.use(
     userRoutes(users, {
       accounts: config.accounts,

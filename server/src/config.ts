@@ -88,6 +88,8 @@ const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   RATE_LIMIT_BATTLES_PER_MINUTE: z.coerce.number().int().min(0).default(12),
   RATE_LIMIT_VOTES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Open-data downloads per client IP per minute (0: off). */
+  RATE_LIMIT_EXPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
   /** Votes per voter (account, else hashed IP) per UTC day that count; more are kept, marked. 0: no cap. */
   VOTE_DAILY_CAP: z.coerce.number().int().min(0).default(0),
   /** Folder of the built client to serve; empty to serve the API only. */
@@ -133,7 +135,7 @@ export interface GatewayConfig {
   mode: 'blind' | 'named';
   corsOrigins: string[];
   trustProxy: number;
-  rateLimits: { battlesPerMinute: number; votesPerMinute: number; accountsPerMinute: number };
+  rateLimits: { battlesPerMinute: number; votesPerMinute: number; accountsPerMinute: number; exportsPerMinute: number };
   clientDist: string;
   migrateOnStart: boolean;
   dailyVoteCap: number;
@@ -191,6 +193,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       battlesPerMinute: e.RATE_LIMIT_BATTLES_PER_MINUTE,
       votesPerMinute: e.RATE_LIMIT_VOTES_PER_MINUTE,
       accountsPerMinute: e.RATE_LIMIT_ACCOUNTS_PER_MINUTE,
+      exportsPerMinute: e.RATE_LIMIT_EXPORTS_PER_MINUTE,
     },
     clientDist: e.CLIENT_DIST,
     migrateOnStart: e.MIGRATE_ON_START,

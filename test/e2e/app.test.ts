@@ -170,6 +170,25 @@ describe('Duet in the browser', () => {
     await context.close();
   });
 
+  it('drops an expired session and carries on anonymously instead of refusing the battle', async () => {
+    const { context, page } = await open();
+    await page.goto('/quiz-solving-duet');
+    // A session that went stale while the page was open.
+    await page.evaluate(() => localStorage.setItem('duet_access_token', 'expired.session.token'));
+    const statuses: number[] = [];
+    page.on('response', (r) => {
+      if (r.request().method() === 'POST' && r.url().endsWith('/api/battles')) statuses.push(r.status());
+    });
+    await page.getByRole('textbox', { name: 'Your question', exact: true }).fill('Is this still anonymous?');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => statuses).toEqual([412, 202]);
+    expect(await page.evaluate(() => localStorage.getItem('duet_access_token'))).toBeNull();
+    await expect.poll(() => page.getByTestId('vote-bar').count(), { timeout: 30_000 }).toBe(1);
+    const { rows } = await duet.db.pool.query('SELECT user_id FROM battles WHERE text = $1', ['Is this still anonymous?']);
+    expect(rows).toEqual([{ user_id: null }]);
+    await context.close();
+  });
+
   it('shows the 404 page, an image only, for any other path', async () => {
     const { context, page } = await open();
     const res = await page.goto('/no-such-activity');

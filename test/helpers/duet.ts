@@ -55,6 +55,7 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
     RATE_LIMIT_BATTLES_PER_MINUTE: '0',
     RATE_LIMIT_VOTES_PER_MINUTE: '0',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0',
+    RATE_LIMIT_EXPORTS_PER_MINUTE: '0',
     CLIENT_DIST: '',
     ...opts.env,
   };

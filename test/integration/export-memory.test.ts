@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const VOTES = 100_000;
 /** Each answer is ~1 KB, so the export is well over 100 MB: far more than the memory allowed. */
@@ -35,6 +36,34 @@ describe('the open-data export', () => {
   afterAll(async () => {
     await duet?.close();
   });
+
+  it('runs at most two downloads at once, so slow readers cannot take every database connection', async () => {
+    // Two readers that read one chunk and then stall, holding their cursors open.
+    const stalled = await Promise.all(
+      [1, 2].map(async () => {
+        const controller = new AbortController();
+        const res = await fetch(`${duet.url}/api/export/votes.jsonl`, { signal: controller.signal });
+        await res.body!.getReader().read();
+        return controller;
+      }),
+    );
+    const third = await fetch(`${duet.url}/api/export/votes.csv`);
+    expect(third.status).toBe(503);
+    expect(((await third.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+    // The rest of the API still answers meanwhile.
+    expect((await fetch(`${duet.url}/api/tools/quiz-solving/history?limit=1`)).status).toBe(200);
+    for (const c of stalled) c.abort();
+    // Once they are gone, downloads are accepted again.
+    await waitFor(
+      async () => {
+        const controller = new AbortController();
+        const res = await fetch(`${duet.url}/api/export/votes.csv`, { signal: controller.signal });
+        controller.abort();
+        return res.status === 200;
+      },
+      { what: 'the stalled downloads to be released' },
+    );
+  }, 60_000);
 
   it('streams 100,000 votes in bounded memory', async () => {
     global.gc?.();

@@ -46,6 +46,8 @@ describe('history of a tool', () => {
       const res = await getJson<HistoryResponse>(`${duet.url}/api/tools/quiz-solving/history?limit=3${q}`);
       expect(res.status).toBe(200);
       expect(res.body.list.length).toBeLessThanOrEqual(3);
+      // Win rates come with the first page only.
+      expect(res.body.winRates).toHaveLength(pages === 0 ? 2 : 0);
       seen.push(...res.body.list);
       cursor = res.body.nextCursor;
       pages += 1;

@@ -9,23 +9,26 @@ import type {
 } from '@duet/shared';
 import { api, postJson } from './http.ts';
 
+/** Asking and voting work signed in or not: a stale session falls back to anonymous. */
+const ANYONE = { anonymousFallback: true };
+
 /** The REST calls of Duet, typed by the shared contracts. */
 export const duetApi = {
   meta: () => api<{ demoModels: boolean; mode: 'blind' | 'named' }>('/api/meta'),
 
   /** JSON without an image; multipart with one. */
   createBattle: (req: CreateBattleRequest, image?: File | null): Promise<CreateBattleResponse> => {
-    if (!image) return postJson('/api/battles', req);
+    if (!image) return postJson('/api/battles', req, ANYONE);
     const form = new FormData();
     form.set('tool', req.tool);
     form.set('text', req.text);
     form.set('lang', req.lang);
     form.set('inputs', JSON.stringify(req.inputs));
     form.set('image', image);
-    return api('/api/battles', { method: 'POST', body: form });
+    return api('/api/battles', { method: 'POST', body: form }, ANYONE);
   },
 
-  vote: (battleId: string, body: VoteRequest) => postJson<VoteResponse>(`/api/battles/${battleId}/vote`, body),
+  vote: (battleId: string, body: VoteRequest) => postJson<VoteResponse>(`/api/battles/${battleId}/vote`, body, ANYONE),
 
   cancel: (battleId: string, voteToken: string) => postJson<{ cancelled: true }>(`/api/battles/${battleId}/cancel`, { voteToken }),
 

@@ -1,5 +1,5 @@
 import type { ErrorResponse } from '@duet/shared';
-import { getAccessToken } from '../state/auth.ts';
+import { getAccessToken, setAccessToken } from '../state/auth.ts';
 
 /** An API failure with the server's code and message (or `network_error`). */
 export class ApiError extends Error {
@@ -14,10 +14,26 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls the API; answers the parsed JSON or throws an `ApiError`. */
-export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const headers = new Headers(init.headers);
+/**
+ * Calls the API; answers the parsed JSON or throws an `ApiError`. Sends the stored session when
+ * there is one. With `anonymousFallback` (calls anyone may make: asking, voting), a session the
+ * server calls invalid (expired, revoked) is removed and the call made once more without it, so
+ * an old session never blocks them.
+ */
+export async function api<T>(path: string, init: RequestInit = {}, opts: { anonymousFallback?: boolean } = {}): Promise<T> {
   const token = getAccessToken();
+  try {
+    return await send<T>(path, init, token);
+  } catch (err) {
+    const staleSession = token && err instanceof ApiError && err.status === 412 && err.code === 'invalid_token';
+    if (!opts.anonymousFallback || !staleSession) throw err;
+    setAccessToken(null);
+    return send<T>(path, init, '');
+  }
+}
+
+async function send<T>(path: string, init: RequestInit, token: string): Promise<T> {
+  const headers = new Headers(init.headers);
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
   if (init.body && !(init.body instanceof FormData) && !headers.has('Content-Type')) {
     headers.set('Content-Type', 'application/json');
@@ -36,5 +52,5 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   return body as T;
 }
 
-export const postJson = <T>(path: string, body: unknown): Promise<T> =>
-  api<T>(path, { method: 'POST', body: JSON.stringify(body) });
+export const postJson = <T>(path: string, body: unknown, opts: { anonymousFallback?: boolean } = {}): Promise<T> =>
+  api<T>(path, { method: 'POST', body: JSON.stringify(body) }, opts);

@@ -3,9 +3,12 @@ import pg from 'pg';
 export type Db = pg.Pool;
 export type DbClient = pg.PoolClient;
 
-/** Opens a connection pool. Timestamps come back as ISO strings via `toISOString()` in repos. */
+/**
+ * Opens a connection pool. A request waits at most 10 s for a free connection, then fails,
+ * rather than hanging behind a pool held by slow work.
+ */
 export function createDb(databaseUrl: string, max = 10): Db {
-  return new pg.Pool({ connectionString: databaseUrl, max });
+  return new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 10_000 });
 }
 
 /** Runs `fn` in one transaction: committed if it returns, rolled back if it throws. */

@@ -12,3 +12,18 @@ export async function storedSecret(db: Db, name: string): Promise<Uint8Array> {
   if (!value || value.length < 32) throw new Error(`The stored secret "${name}" is missing or too short`);
   return new Uint8Array(value);
 }
+
+/**
+ * A function that reads a value once and keeps it; a failed read is forgotten, so the next call
+ * tries again instead of failing until a restart.
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | null = null;
+  return () => {
+    value ??= load().catch((err: unknown) => {
+      value = null;
+      throw err;
+    });
+    return value;
+  };
+}

@@ -76,8 +76,6 @@ export async function createRealtime(deps: RealtimeDeps) {
     path: '/socket.io',
     cors: deps.corsOrigins.length ? { origin: deps.corsOrigins } : undefined,
     adapter: createAdapter(deps.adapterPub, deps.adapterSub, { key: `${deps.keys.eventsChannel}:io` }),
-    // Lets a browser that dropped for a moment keep its rooms and missed packets.
-    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000 },
   });
 
   await deps.eventsSub.subscribe(deps.keys.eventsChannel);

@@ -101,13 +101,6 @@ export async function findBattle(db: Queryable, id: string, forUpdate = false): 
   return rows[0] ? toBattleRow(rows[0]) : null;
 }
 
-export async function countAnswers(db: Queryable, battleId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM answers WHERE battle_id = $1', [
-    battleId,
-  ]);
-  return rows[0]?.n ?? 0;
-}
-
 export async function hasVote(db: Queryable, battleId: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM votes WHERE battle_id = $1', [battleId]);
   return (rowCount ?? 0) > 0;

@@ -2,7 +2,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { Router } from 'express';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError } from '../../http/errors.ts';
 import type { Logger } from 'pino';
 import type { Db } from '../../infra/db.ts';
 import type { ExportRow } from './export.repo.ts';
@@ -20,11 +21,28 @@ const toRecord = (r: ExportRow) => ({
   voted_at: r.voted_at.toISOString(),
 });
 
-/** Open data: every counted battle, as JSON lines or CSV, streamed. */
-export function exportRoutes(deps: { db: Db; logger: Logger }): Router {
+/**
+ * Open data: every counted battle, as JSON lines or CSV, streamed. Each download holds a
+ * database connection for as long as the reader takes, so only `maxConcurrent` run at once.
+ */
+export function exportRoutes(deps: { db: Db; logger: Logger; limit: RequestHandler; maxConcurrent?: number }): Router {
   const router = Router();
+  const maxConcurrent = deps.maxConcurrent ?? 2;
+  let running = 0;
 
   const send = (format: 'jsonl' | 'csv') => async (req: Request, res: Response) => {
+    if (running >= maxConcurrent) {
+      throw new AppError(503, 'unavailable', 'Other downloads are running. Please try again in a minute.');
+    }
+    running += 1;
+    try {
+      await stream(format, req, res);
+    } finally {
+      running -= 1;
+    }
+  };
+
+  const stream = async (format: 'jsonl' | 'csv', req: Request, res: Response) => {
     const client = await deps.db.connect();
     const rows = streamCountedBattles(client);
     res.status(200);
@@ -60,7 +78,7 @@ export function exportRoutes(deps: { db: Db; logger: Logger }): Router {
     }
   };
 
-  router.get('/export/votes.jsonl', send('jsonl'));
-  router.get('/export/votes.csv', send('csv'));
+  router.get('/export/votes.jsonl', deps.limit, send('jsonl'));
+  router.get('/export/votes.csv', deps.limit, send('csv'));
   return router;
 }

@@ -40,9 +40,10 @@ export function createHistoryService(deps: { db: Db }) {
 
   async function history(idOrRoute: string, limit: number, cursor?: string): Promise<HistoryResponse> {
     const tool = toolOr404(idOrRoute);
+    // Win rates belong to the first page; later pages only carry more entries.
     const [page, winRates] = await Promise.all([
       listVotedBattles(deps.db, tool.slug, limit, cursor ? decodeCursor(cursor) : null),
-      listWinRates(deps.db, tool.slug),
+      cursor ? Promise.resolve([]) : listWinRates(deps.db, tool.slug),
     ]);
     return { list: page.entries, winRates, nextCursor: page.next ? encodeCursor(page.next) : null };
   }

@@ -17,7 +17,8 @@ export function leaderboardRoutes(deps: { redis: Redis; keys: RedisKeys }): Rout
     }
     const cached = await deps.redis.get(deps.keys.leaderboard(slug));
     const board: Leaderboard = cached ? (JSON.parse(cached) as Leaderboard) : { tool: slug, models: [], votes: 0, updatedAt: null };
-    res.set('Cache-Control', 'public, max-age=30');
+    // Cheap to serve from Redis, and a page refreshing after a vote must see the new ratings.
+    res.set('Cache-Control', 'no-cache');
     res.json(board);
   });
   return router;

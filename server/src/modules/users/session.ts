@@ -2,7 +2,7 @@ import { AUTH_MESSAGES } from '@duet/shared';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import type { Db } from '../../infra/db.ts';
-import { storedSecret } from '../../infra/secrets.ts';
+import { loadOnce, storedSecret } from '../../infra/secrets.ts';
 import { AppError } from '../../http/errors.ts';
 
 /** The `iss` of every Duet session token. */
@@ -23,16 +23,9 @@ export const invalidToken = (): AppError => new AppError(412, 'invalid_token', A
 
 export function createSessionTokens(deps: { db: Db; secret: string | null; ttlHours: number }): SessionTokens {
   // Read lazily (the gateway starts without waiting for PostgreSQL) and once; a failed read is retried.
-  let key: Promise<Uint8Array> | null = null;
-  const sessionKey = (): Promise<Uint8Array> => {
-    key ??= (deps.secret !== null ? Promise.resolve(new TextEncoder().encode(deps.secret)) : storedSecret(deps.db, SESSION_SECRET_NAME)).catch(
-      (err: unknown) => {
-        key = null;
-        throw err;
-      },
-    );
-    return key;
-  };
+  const sessionKey = loadOnce(async () =>
+    deps.secret !== null ? new TextEncoder().encode(deps.secret) : storedSecret(deps.db, SESSION_SECRET_NAME),
+  );
 
   return {
     issue: async (userId) => {
