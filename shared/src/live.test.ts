@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySideEvent, emptySide } from './live.ts';
+import { applySideEvent, emptySide, parseStreamEntries } from './live.ts';
 import type { BattleEvent } from './live.ts';
 
 const delta = (seq: number, text: string, reset?: boolean): BattleEvent => ({
@@ -47,5 +47,19 @@ describe('applySideEvent', () => {
   it('records an error', () => {
     const view = applySideEvent(emptySide('A'), { type: 'error', battleId: 'b', side: 'a', code: 'timeout', message: 'm' }).view;
     expect(view).toMatchObject({ state: 'error', error: { code: 'timeout', message: 'm' } });
+  });
+});
+
+describe('parseStreamEntries', () => {
+  it('reads each entry’s event and skips what does not parse', () => {
+    const good = { type: 'delta', battleId: 'b', side: 'a', seq: 1, text: 'hi' };
+    const events = parseStreamEntries([
+      ['1-0', ['e', JSON.stringify(good)]],
+      ['2-0', ['e', '{not json']],
+      ['3-0', ['e', JSON.stringify({ type: 'delta', side: 'z' })]],
+      ['4-0', ['other', JSON.stringify(good)]],
+      ['5-0', ['x', 'e', 'e', JSON.stringify({ ...good, seq: 2 })]],
+    ]);
+    expect(events).toEqual([good, { ...good, seq: 2 }]);
   });
 });

@@ -94,3 +94,26 @@ export function applySideEvent(view: SideView, event: BattleEvent): { view: Side
 }
 
 export const sideEnded = (view: SideView): boolean => view.state === 'done' || view.state === 'error';
+
+/** The field of each Redis Stream entry that holds the event's JSON. */
+export const STREAM_FIELD = 'e';
+
+/** The events of a battle's Redis Stream, as XRANGE returns its entries; malformed ones are skipped. */
+export function parseStreamEntries(entries: ReadonlyArray<[id: string, fields: string[]]>): BattleEvent[] {
+  const events: BattleEvent[] = [];
+  for (const [, fields] of entries) {
+    // Fields come as name, value, name, value…: look at the names only.
+    let raw: string | undefined;
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === STREAM_FIELD) raw = fields[i + 1];
+    if (raw === undefined) continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    const parsed = ZBattleEventSchema.safeParse(json);
+    if (parsed.success) events.push(parsed.data);
+  }
+  return events;
+}

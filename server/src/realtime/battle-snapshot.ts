@@ -1,4 +1,4 @@
-import { applySideEvent, emptySide, sideEnded, ZBattleEventSchema } from '@duet/shared';
+import { applySideEvent, emptySide, parseStreamEntries, sideEnded } from '@duet/shared';
 import type { BattleSnapshot, RedisKeys, SideView } from '@duet/shared';
 import type { Redis } from 'ioredis';
 import type { Db } from '../infra/db.ts';
@@ -40,14 +40,9 @@ export async function buildSnapshot(deps: SnapshotDeps, battleId: string): Promi
   const meta = await deps.battles.labels(battleId);
   if (!meta) return null;
   const sides = { a: emptySide(meta.labels.a), b: emptySide(meta.labels.b) };
-  const entries = await deps.redis.xrange(deps.keys.battleStream(battleId), '-', '+');
-  for (const [, fields] of entries) {
-    const parsed = ZBattleEventSchema.safeParse(JSON.parse(fields[1] ?? 'null'));
-    if (!parsed.success) continue;
-    const e = parsed.data;
-    sides[e.side] = applySideEvent(sides[e.side], e).view;
-  }
-  if (entries.length === 0) {
+  const events = parseStreamEntries(await deps.redis.xrange(deps.keys.battleStream(battleId), '-', '+'));
+  for (const e of events) sides[e.side] = applySideEvent(sides[e.side], e).view;
+  if (events.length === 0) {
     for (const answer of await findAnswers(deps.db, battleId)) {
       sides[answer.side] = sideFromAnswer(sides[answer.side].label, answer);
     }

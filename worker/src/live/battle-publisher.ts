@@ -1,4 +1,4 @@
-import { ZBattleEventSchema } from '@duet/shared';
+import { parseStreamEntries, STREAM_FIELD } from '@duet/shared';
 import type { BattleEvent, RedisKeys, Side } from '@duet/shared';
 import type { Redis } from 'ioredis';
 
@@ -15,15 +15,12 @@ export function createBattlePublisher(redis: Redis, keys: RedisKeys, ttlSeconds:
     async publish(event) {
       const json = JSON.stringify(event);
       const stream = keys.battleStream(event.battleId);
-      await redis.multi().xadd(stream, '*', 'e', json).expire(stream, ttlSeconds).publish(keys.eventsChannel, json).exec();
+      await redis.multi().xadd(stream, '*', STREAM_FIELD, json).expire(stream, ttlSeconds).publish(keys.eventsChannel, json).exec();
     },
     async resumePoint(battleId) {
       const point = { a: { seq: 0, streamed: false }, b: { seq: 0, streamed: false } };
-      for (const [, fields] of await redis.xrange(keys.battleStream(battleId), '-', '+')) {
-        const e = ZBattleEventSchema.safeParse(JSON.parse(fields[1] ?? 'null'));
-        if (e.success && e.data.type === 'delta') {
-          point[e.data.side] = { seq: Math.max(point[e.data.side].seq, e.data.seq), streamed: true };
-        }
+      for (const e of parseStreamEntries(await redis.xrange(keys.battleStream(battleId), '-', '+'))) {
+        if (e.type === 'delta') point[e.side] = { seq: Math.max(point[e.side].seq, e.seq), streamed: true };
       }
       return point;
     },
