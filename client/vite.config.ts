@@ -14,7 +14,9 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps are written for error tooling, but no `sourceMappingURL` comment points browsers at
+    // them (the gateway does not serve `.map` files unless told to).
+    sourcemap: 'hidden',
     // Lets the bundle budget test follow what the landing route loads.
     manifest: true,
     chunkSizeWarningLimit: 600,

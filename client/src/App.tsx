@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Footer } from './components/Footer/Footer.tsx';
 import { Header } from './components/Header/Header.tsx';
+import { PageErrorBoundary } from './components/PageError/PageErrorBoundary.tsx';
 import { Toasts } from './components/Toasts.tsx';
 
 // Every page loads on demand; the fallback is empty, as the specification says.
@@ -17,19 +18,29 @@ export function App() {
     <BrowserRouter>
       <Header />
       <main id="main">
-        <Suspense fallback={null}>
-          <Routes>
-            <Route path="/" element={<HomePage />} />
-            <Route path="/main" element={<IntroPage />} />
-            <Route path="/history/:contentTitle" element={<HistoryPage />} />
-            <Route path="/leaderboard" element={<LeaderboardPage />} />
-            <Route path="/:contentTitle" element={<ToolPage />} />
-            <Route path="*" element={<NotFoundPage />} />
-          </Routes>
-        </Suspense>
+        <Pages />
       </main>
       <Footer />
       <Toasts />
     </BrowserRouter>
+  );
+}
+
+/** The page for the address; one that throws is replaced by a message until the address changes. */
+function Pages() {
+  const { pathname } = useLocation();
+  return (
+    <PageErrorBoundary resetKey={pathname}>
+      <Suspense fallback={null}>
+        <Routes>
+          <Route path="/" element={<HomePage />} />
+          <Route path="/main" element={<IntroPage />} />
+          <Route path="/history/:contentTitle" element={<HistoryPage />} />
+          <Route path="/leaderboard" element={<LeaderboardPage />} />
+          <Route path="/:contentTitle" element={<ToolPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </PageErrorBoundary>
   );
 }

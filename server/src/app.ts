@@ -1,137 +1,147 @@
-import { createHmac } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { redisKeys } from '@duet/shared';
-import type { WinRate } from '@duet/shared';
 import compression from 'compression';
 import express from 'express';
-import helmet from 'helmet';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-import type { AccountsConfig, GatewayConfig } from './config.ts';
-import { createDb } from './infra/db.ts';
-import { createBattleQueue, enqueueBattle } from './infra/queue.ts';
-import { createRedis } from './infra/redis.ts';
+import type { GatewayConfig } from './config.ts';
+import type { DuetEvents } from './events/duet-events.ts';
+import { createEventBus } from './events/event-bus.ts';
+import { adminAuth } from './http/admin-auth.ts';
 import { optionalSession } from './http/auth.ts';
+import { serveClient } from './http/client-app.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { liveness, readiness } from './http/health.ts';
+import { createHttpServer, drainWithin } from './http/http-server.ts';
 import { perMinuteLimit } from './http/rate-limit.ts';
+import { securityHeaders } from './http/security.ts';
+import { createDb } from './infra/db.ts';
+import { migrationNames } from './infra/migrate.ts';
+import { createBattleQueue, enqueueBattle } from './infra/queue.ts';
+import { createRedis, redisReady } from './infra/redis.ts';
+import { loadOnce, storedSecret } from './infra/secrets.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { createBattleSignals } from './modules/battles/battle-signals.ts';
 import { battleRoutes } from './modules/battles/battle.routes.ts';
 import { createBattleService } from './modules/battles/battle.service.ts';
+import { createVoterKeys } from './modules/battles/voter-key.ts';
+import { exportRoutes } from './modules/export/export.routes.ts';
+import { createExportService } from './modules/export/export.service.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { createHistoryService } from './modules/history/history.service.ts';
+import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
+import { createLeaderboardService, refitAfterCountedVotes } from './modules/leaderboard/leaderboard.service.ts';
+import { createStatsService } from './modules/stats/stats.service.ts';
 import { toolsRoutes } from './modules/tools/tools.routes.ts';
 import { createFirebaseAuth } from './modules/users/firebase-auth.ts';
 import { createSessionTokens } from './modules/users/session.ts';
 import { userRoutes } from './modules/users/user.routes.ts';
 import { createUserService } from './modules/users/user.service.ts';
+import { logBattleEvents } from './observability/battle-log.ts';
+import { createGatewayMetrics } from './observability/metrics.ts';
+import { operatorAuth } from './observability/operator-auth.ts';
+import { createOperatorSessions } from './observability/operator-session.ts';
+import { startOpsServer } from './observability/ops-server.ts';
+import { openQueueViews, queueBoard } from './observability/queue-board.ts';
+import { requestLogs } from './observability/request-log.ts';
+import type { QueueWatch } from './realtime/queue-watch.ts';
+import { watchQueue } from './realtime/queue-watch.ts';
 import { createRealtime } from './realtime/socket.ts';
-import { loadOnce, storedSecret } from './infra/secrets.ts';
-import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
-import { exportRoutes } from './modules/export/export.routes.ts';
 
 export interface Gateway {
   /** Where it listens, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** The internal listener of `/metrics`, `/healthz` and `/readyz` (METRICS_PORT). */
+  metricsUrl: string;
   logger: Logger;
-  /** Stops taking connections, then closes sockets, queue, Redis and PostgreSQL. */
-  close: () => Promise<void>;
+  /**
+   * Stops taking connections, lets open requests finish for most of `timeoutMs` (default: the
+   * configured shutdown bound), cuts what is left, then closes sockets, queue, Redis and PostgreSQL.
+   */
+  close: (timeoutMs?: number) => Promise<void>;
 }
 
 /**
- * The Content-Security-Policy sources the Firebase web SDK needs: its script loader and sign-in
- * popup frames, its REST endpoints, and the emulator's origin when there is one. With accounts
- * off, none of them.
+ * Builds and starts the gateway: REST API, Socket.IO, and the built client when present. This is
+ * the composition root: it connects the parts and decides nothing itself.
  */
-function accountsCsp(accounts: AccountsConfig): { script: string[]; connect: string[]; frame: string[] } {
-  if (accounts.mode === 'disabled') return { script: [], connect: [], frame: [] };
-  const emulator = accounts.mode === 'emulator' ? [`http://${accounts.emulatorHost}`] : [];
-  return {
-    script: ['https://apis.google.com'],
-    connect: ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com', ...emulator],
-    frame: [...new Set(['https://*.firebaseapp.com', `https://${accounts.web.authDomain}`]), ...emulator],
-  };
-}
-
-/** Builds and starts the gateway: REST API, Socket.IO, and the built client when present. */
 export async function startGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Promise<Gateway> {
   // First, so a refused Firebase set-up stops the start before any connection is opened.
   const firebase = config.accounts.mode === 'disabled' ? null : createFirebaseAuth(config.accounts, logger);
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, config.dbPoolSize);
   // An idle connection dropped by PostgreSQL (restart, failover) must not crash the gateway.
   db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
-  const redis = createRedis(config.redisUrl, 'duet-gateway');
+  // Requests use a fail-fast connection: with Redis away they answer 503 at once instead of hanging.
+  const redis = createRedis(config.redisUrl, 'duet-gateway', { failFast: true });
   const adapterPub = createRedis(config.redisUrl, 'duet-gateway-io-pub');
   const adapterSub = createRedis(config.redisUrl, 'duet-gateway-io-sub');
   const eventsSub = createRedis(config.redisUrl, 'duet-gateway-events');
+  const connections = [redis, adapterPub, adapterSub, eventsSub];
+  for (const r of connections) r.on('error', (err) => logger.debug({ err: err.message, connection: r.options.connectionName }, 'redis connection error'));
+  // Subscribing before a connection is ready races ioredis's ready check (which then fails and
+  // reconnects): start from ready connections.
+  await Promise.all(connections.map(redisReady));
   const keys = redisKeys(config.redisPrefix);
   const queue = createBattleQueue(redis, config.redisPrefix);
+  queue.on('error', (err) => logger.debug({ err: err.message }, 'battle queue error'));
 
-  let announce: (tool: string, winRates: WinRate[]) => void = () => undefined;
-  const voterKeySecret = loadOnce(() => storedSecret(db, 'voter-key'));
+  const events = createEventBus<DuetEvents>(logger);
+  const queueViews = openQueueViews({ connection: redis, redisPrefix: config.redisPrefix, battles: queue, logger });
+  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, logger });
+  logBattleEvents(events, logger);
+  /** Started with Socket.IO below; its measured pace suggests how long a refused visitor should wait. */
+  let queueWatch: QueueWatch | null = null;
+  const stats = createStatsService({ db });
   const battles = createBattleService({
     db,
     roster: config.roster,
     mode: config.mode,
     enqueue: (id) => enqueueBattle(queue, id),
-    requestCancel: async (id) => {
-      // The flag covers a battle still waiting in the queue; the message stops a running one.
-      await redis.set(keys.battleCancelled(id), '1', 'EX', 24 * 3600);
-      await redis.publish(keys.cancelChannel, id);
+    admission: async () => {
+      if (config.queue.maxWaiting === 0) return { open: true };
+      const waiting = await queue.getWaitingCount();
+      if (waiting < config.queue.maxWaiting) return { open: true };
+      // The wait the queue's pace suggests, within reason.
+      const pace = queueWatch?.pace ?? 0;
+      return { open: false, retryAfterSeconds: pace > 0 ? Math.min(300, Math.max(5, Math.ceil((waiting - config.queue.maxWaiting + 1) / pace))) : 30 };
     },
+    signals: createBattleSignals({ redis, keys }),
+    stats,
+    voterKey: createVoterKeys(db),
     dailyVoteCap: config.dailyVoteCap,
-    hashIp: async (ip) => createHmac('sha256', await voterKeySecret()).update(ip).digest('hex'),
-    statsChanged: (tool, winRates) => {
-      announce(tool, winRates);
-      // The leaderboard job recomputes on its next tick.
-      redis.set(keys.leaderboardDirty, String(Date.now())).catch((err: unknown) => logger.warn({ err }, 'could not mark the leaderboard'));
-    },
+    events,
   });
-  const history = createHistoryService({ db });
+  const leaderboard = createLeaderboardService({ redis, keys, logger });
+  refitAfterCountedVotes(events, leaderboard);
   const users = createUserService({
     db,
     firebase,
     sessions: createSessionTokens({ db, secret: config.session.secret, ttlHours: config.session.ttlHours }),
   });
-  const csp = accountsCsp(config.accounts);
+  const limit = (name: string, perMinute: number) => perMinuteLimit(redis, config.redisPrefix, name, perMinute);
+  /** Set by `close`: readiness answers 503 so load balancers stop sending traffic here. */
+  let draining = false;
+  const ready = readiness({ db, redis, migrations: migrationNames(), draining: () => draining });
+  const operators = operatorAuth({
+    adminToken: config.adminToken,
+    firebase,
+    basePath: '/admin',
+    sessions: createOperatorSessions({ secret: loadOnce(() => storedSecret(db, 'operator-session-hs256')), adminToken: config.adminToken }),
+  });
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  app.use(
-    helmet({
-      // Google sign-in's popup reports back through window.opener (Firebase requires this).
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      contentSecurityPolicy: {
-        directives: {
-          // Profile pictures come from the identity provider's image hosts.
-          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-          'script-src': ["'self'", ...csp.script],
-          'connect-src': ["'self'", 'ws:', 'wss:', ...csp.connect],
-          'frame-src': ["'self'", ...csp.frame],
-          // Duet is often run over plain HTTP on localhost; TLS is the proxy's business.
-          'upgrade-insecure-requests': null,
-        },
-      },
-    }),
-  );
+  app.use(securityHeaders(config.accounts, config.corsOrigins));
   app.use(compression());
-  app.use(
-    pinoHttp({
-      logger,
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
-  app.get('/healthz', async (_req, res) => {
-    await Promise.all([db.query('SELECT 1'), redis.ping()]);
-    res.json({ ok: true });
-  });
+  app.use(requestLogs(logger));
+  app.use(metrics.countRequests);
+  app.get('/healthz', liveness);
+  app.get('/readyz', ready);
+  app.use('/admin', operators.routes);
+  app.use('/admin/queues', operators.guard, queueBoard(queueViews.queues, '/admin/queues'));
 
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));
@@ -140,57 +150,78 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     battleRoutes(
       battles,
       {
-        create: perMinuteLimit(redis, config.redisPrefix, 'battles', config.rateLimits.battlesPerMinute),
-        vote: perMinuteLimit(redis, config.redisPrefix, 'votes', config.rateLimits.votesPerMinute),
+        create: limit('battles', config.rateLimits.battlesPerMinute),
+        vote: limit('votes', config.rateLimits.votesPerMinute),
+        cancel: limit('cancels', config.rateLimits.cancelsPerMinute),
       },
       optionalSession(users.authenticate),
     ),
   );
-  api.use(leaderboardRoutes({ redis, keys }));
-  api.use(exportRoutes({ db, logger, limit: perMinuteLimit(redis, config.redisPrefix, 'export', config.rateLimits.exportsPerMinute) }));
+  api.use(leaderboardRoutes(leaderboard));
   api.use(
-    userRoutes(users, {
-      accounts: config.accounts,
-      limit: perMinuteLimit(redis, config.redisPrefix, 'accounts', config.rateLimits.accountsPerMinute),
+    exportRoutes(createExportService({ db }), {
+      logger,
+      enabled: config.exportEnabled,
+      limit: limit('export', config.rateLimits.exportsPerMinute),
     }),
   );
-  api.use(historyRoutes(history));
+  api.use('/admin', adminAuth(config.adminToken), adminRoutes(createAdminService({ db })));
+  api.use(userRoutes(users, { accounts: config.accounts, limit: limit('accounts', config.rateLimits.accountsPerMinute) }));
+  api.use(historyRoutes(createHistoryService({ db, stats })));
   api.use(notFoundHandler);
   app.use('/api', api);
-
-  const clientDist = path.resolve(config.clientDist);
-  if (config.clientDist && existsSync(path.join(clientDist, 'index.html'))) {
-    app.use(express.static(clientDist, { index: false, maxAge: '1h' }));
-    // Client-side routes: every other GET gets the app shell.
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => res.sendFile(path.join(clientDist, 'index.html')));
-  }
+  serveClient(app, { dist: config.clientDist, serveSourceMaps: config.serveSourceMaps });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
-  const httpServer = createServer(app);
-  const realtime = await createRealtime({ httpServer, adapterPub, adapterSub, eventsSub, db, redis, keys, battles, corsOrigins: config.corsOrigins, logger });
-  announce = realtime.statsChanged;
+  const httpServer = createHttpServer(app);
+  const realtime = await createRealtime({
+    httpServer,
+    adapterPub,
+    adapterSub,
+    eventsSub,
+    keys,
+    battles,
+    events,
+    corsOrigins: config.corsOrigins,
+    mode: config.mode,
+    limits: config.sockets,
+    trustProxy: app.get('trust proxy fn') as (addr: string, i: number) => boolean,
+    logger,
+  });
+
+  queueWatch = watchQueue({ io: realtime.io, queue, intervalMs: config.queue.watchIntervalMs, logger });
+  metrics.watchSockets(realtime.io);
+  const ops = await startOpsServer({ ...config.metrics, registry: metrics.registry, readiness: ready, logger });
 
   await new Promise<void>((resolve) => httpServer.listen(config.port, config.host, resolve));
   const { port } = httpServer.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${port}`;
   logger.info(
-    { url, models: config.roster.map((m) => m.id), demo: config.demoModels, mode: config.mode, accounts: config.accounts.mode },
+    { url, metrics: ops.url, models: config.roster.map((m) => m.id), demo: config.demoModels, mode: config.mode, accounts: config.accounts.mode },
     'gateway listening',
   );
 
   return {
     url,
+    metricsUrl: ops.url,
     logger,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        realtime.io.close(() => resolve());
-      });
-      await queue.close();
-      await Promise.all([redis, adapterPub, adapterSub, eventsSub].map((r) => r.quit().catch(() => undefined)));
-      await firebase?.close();
-      await db.end();
+    close: async (timeoutMs = config.shutdownTimeoutMs) => {
+      draining = true;
+      queueWatch?.stop();
+      const started = Date.now();
+      // Still serving, but not ready: load balancers probing /readyz stop sending viewers here.
+      await delay(Math.min(config.drainDelayMs, timeoutMs / 2));
+      const left = () => Math.max(0, timeoutMs - (Date.now() - started));
+      await drainWithin(httpServer, new Promise<void>((resolve) => realtime.io.close(() => resolve())), left());
+      const quietly = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), delay(Math.min(1_000, left()))]);
+      await quietly(queueViews.close());
+      await quietly(queue.close());
+      await Promise.all(connections.map((r) => quietly(r.quit())));
+      await quietly(firebase?.close() ?? Promise.resolve());
+      await quietly(db.end());
+      await ops.close();
     },
   };
 }

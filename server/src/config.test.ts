@@ -45,10 +45,12 @@ describe('account settings', () => {
 
   it('treats empty values as unset', () => {
     expect(loadGatewayConfig({ FIREBASE_AUTH_EMULATOR_HOST: '', FIREBASE_PRIVATE_KEY: ' ', SESSION_SECRET: '' }).accounts.mode).toBe('disabled');
+    const yesNo = loadGatewayConfig({ MIGRATE_ON_START: '', SERVE_SOURCE_MAPS: ' ', ALLOW_AUTH_EMULATOR: '' });
+    expect([yesNo.migrateOnStart, yesNo.serveSourceMaps]).toEqual([true, false]);
   });
 
   it('uses the emulator with the demo project and browser settings by default', () => {
-    expect(loadGatewayConfig({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).accounts).toEqual({
+    expect(loadGatewayConfig({ HOST: '127.0.0.1', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).accounts).toEqual({
       mode: 'emulator',
       projectId: 'demo-duet',
       emulatorHost: '127.0.0.1:9099',
@@ -82,11 +84,32 @@ describe('account settings', () => {
     expect(() => loadGatewayConfig(fileOnly)).toThrow(/GOOGLE_APPLICATION_CREDENTIALS: no such file/);
   });
 
+  it('refuses emulator mode on a gateway others can reach, unless development is declared', () => {
+    const exposed = () => loadGatewayConfig({ HOST: '0.0.0.0', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' });
+    expect(exposed).toThrow(/FIREBASE_AUTH_EMULATOR_HOST: emulator mode needs the gateway \(HOST=0\.0\.0\.0\)/);
+    expect(() => loadGatewayConfig({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })).toThrow(/unsigned/);
+    expect(() => loadGatewayConfig({ HOST: '127.0.0.1', FIREBASE_AUTH_EMULATOR_HOST: 'auth.internal:9099' })).toThrow(/loopback/);
+    expect(loadGatewayConfig({ HOST: '::1', FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9099' }).accounts.mode).toBe('emulator');
+    expect(loadGatewayConfig({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', ALLOW_AUTH_EMULATOR: 'true' }).accounts.mode).toBe('emulator');
+  });
+
   it('checks the session settings and the emulator address', () => {
     expect(() => loadGatewayConfig({ SESSION_SECRET: 'too short' })).toThrow(/SESSION_SECRET: at least 32 characters/);
     expect(() => loadGatewayConfig({ SESSION_TTL_HOURS: '0' })).toThrow(/SESSION_TTL_HOURS/);
-    expect(() => loadGatewayConfig({ FIREBASE_AUTH_EMULATOR_HOST: 'http://127.0.0.1:9099' })).toThrow(/FIREBASE_AUTH_EMULATOR_HOST: host:port/);
+    expect(() => loadGatewayConfig({ HOST: '127.0.0.1', FIREBASE_AUTH_EMULATOR_HOST: 'http://127.0.0.1:9099' })).toThrow(
+      /FIREBASE_AUTH_EMULATOR_HOST: host:port/,
+    );
     const config = loadGatewayConfig({ SESSION_SECRET: 's'.repeat(32), SESSION_TTL_HOURS: '1.5' });
     expect(config.session).toEqual({ secret: 's'.repeat(32), ttlHours: 1.5 });
+  });
+});
+
+describe('proxy settings', () => {
+  it('trusts X-Forwarded-For only from the proxies named, never by a hop count', () => {
+    expect(loadGatewayConfig({}).trustProxy).toEqual([]);
+    expect(loadGatewayConfig({ TRUST_PROXY: 'false' }).trustProxy).toEqual([]);
+    expect(loadGatewayConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8']);
+    expect(() => loadGatewayConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY: takes the proxies' addresses or subnets .* not a hop count/);
+    expect(() => loadGatewayConfig({ TRUST_PROXY: 'not-an-address' })).toThrow(/TRUST_PROXY: .*not-an-address/);
   });
 });

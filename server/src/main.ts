@@ -20,8 +20,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'gateway shutting down');
-    gateway.close().then(
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'gateway shutting down');
+    // Whatever happens, the process is gone within the bound.
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    gateway.close(config.shutdownTimeoutMs - 1_000).then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');

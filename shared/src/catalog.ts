@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the 13 tools' definitions (fields, image rule, token cap, prompts in two languages) read best side by side in one catalog.
 import type { Language } from './limits.ts';
 import type { BuiltPrompt, PromptContext, PublicTool, ToolDefinition } from './tools.ts';
 import { routeFor } from './tools.ts';

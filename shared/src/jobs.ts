@@ -8,23 +8,28 @@ export const RUN_BATTLE_JOB = 'run-battle';
 export const LEADERBOARD_QUEUE = 'leaderboard';
 export const COMPUTE_LEADERBOARD_JOB = 'compute-leaderboard';
 
+/**
+ * How a battle job is retried. A crashed worker's job is retried and resumes, keeping stored
+ * answers; a job that cannot even load its battle (PostgreSQL down) waits longer each time:
+ * 2 s, 4 s … about 4 minutes in all before the battle is closed as failed.
+ */
+export const BATTLE_JOB_OPTIONS = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
+
+/** The queue of periodic upkeep: the battle sweeper. */
+export const MAINTENANCE_QUEUE = 'maintenance';
+export const SWEEP_BATTLES_JOB = 'sweep-battles';
+
+/** The queue of the periodic moderation sweep (workers enqueue and run it). */
+export const MODERATION_QUEUE = 'moderation';
+
+/** Every BullMQ queue of a deployment: what operators see on the queue board and in the metrics. */
+export const ALL_QUEUES = [BATTLE_QUEUE, LEADERBOARD_QUEUE, MAINTENANCE_QUEUE, MODERATION_QUEUE] as const;
+
 /** A job carries only the battle id; the worker reads the rest from PostgreSQL. */
 export const ZRunBattleJobSchema = z.object({ battleId: z.string().uuid() });
 export type RunBattleJob = z.infer<typeof ZRunBattleJobSchema>;
-
-/** Redis names shared by gateway and worker, under one prefix so tests can isolate themselves. */
-export const redisKeys = (prefix: string) => ({
-  /** Stream of `BattleEvent`s for one battle. */
-  battleStream: (battleId: string) => `${prefix}:battle:${battleId}:events`,
-  /** Set when a battle is cancelled, read by the worker before and while it runs. */
-  battleCancelled: (battleId: string) => `${prefix}:battle:${battleId}:cancelled`,
-  /** Pub/sub channel carrying every `BattleEvent`. */
-  eventsChannel: `${prefix}:battle-events`,
-  /** Set when a counted vote arrives; cleared by the leaderboard job when it recomputes. */
-  leaderboardDirty: `${prefix}:leaderboard:dirty`,
-  /** Cached leaderboard JSON, overall (`*`) or per tool slug. */
-  leaderboard: (tool: string | null) => `${prefix}:leaderboard:${tool ?? '*'}`,
-  /** Pub/sub channel carrying battle ids to cancel. */
-  cancelChannel: `${prefix}:battle-cancel`,
-});
-export type RedisKeys = ReturnType<typeof redisKeys>;

@@ -22,6 +22,29 @@ describe('applySideEvent', () => {
     expect(view.state).toBe('streaming');
   });
 
+  it('never appends to a side that has ended, whose text is final even without a seq', () => {
+    // A snapshot rebuilt from the stored answer: the whole text, seq 0, ended.
+    const stored = { ...emptySide('A'), state: 'done' as const, text: 'Hello', progress: 100 };
+    expect(applySideEvent(stored, delta(1, 'Hel'))).toEqual({ view: stored, gap: false });
+  });
+
+  it('takes an end whose text length the viewer lacks for a gap, so the viewer asks for a snapshot', () => {
+    const partial = applySideEvent(emptySide('A'), delta(1, 'Hel')).view;
+    const done = (chars?: number): BattleEvent => ({ type: 'done', battleId: 'b', side: 'a', stats: { finishReason: 'stop' }, ...(chars === undefined ? {} : { chars }) });
+    expect(applySideEvent(partial, done(5))).toEqual({ view: partial, gap: true });
+    expect(applySideEvent(partial, done(3)).view.state).toBe('done');
+    expect(applySideEvent(partial, done()).view.state).toBe('done');
+    const failed: BattleEvent = { type: 'error', battleId: 'b', side: 'a', code: 'stream_cut', message: 'cut', chars: 9 };
+    expect(applySideEvent(partial, failed).gap).toBe(true);
+  });
+
+  it('takes the progress a delta carries, never going back', () => {
+    const one = applySideEvent(emptySide('A'), { ...delta(1, 'a'), progress: 40 } as BattleEvent).view;
+    expect(one.progress).toBe(40);
+    expect(applySideEvent(one, { ...delta(2, 'b'), progress: 10 } as BattleEvent).view.progress).toBe(40);
+    expect(applySideEvent(one, delta(2, 'b')).view.progress).toBe(40);
+  });
+
   it('refuses a delta after a gap and reports it', () => {
     const first = applySideEvent(emptySide('A'), delta(1, 'a')).view;
     const result = applySideEvent(first, delta(3, 'c'));

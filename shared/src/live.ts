@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZAnswerStatsSchema, ZSideSchema } from './schemas/battle.schema.ts';
-import type { Side } from './schemas/battle.schema.ts';
+import { ZAnswerStatsSchema, ZShownStatsSchema, ZSideErrorCodeSchema, ZSideSchema } from './schemas/battle.schema.ts';
+import type { ShownStats, Side, SideErrorCode } from './schemas/battle.schema.ts';
 
 /**
  * What the worker publishes about a live battle. Each event is appended to the battle's Redis
@@ -16,6 +16,8 @@ export const ZBattleEventSchema = z.discriminatedUnion('type', [
     text: z.string(),
     /** The side restarted after a worker crash: `text` replaces everything before it. */
     reset: z.boolean().optional(),
+    /** The side's progress (0 to 99) when it went up: one message instead of a delta and a progress event. */
+    progress: z.number().min(0).max(100).optional(),
   }),
   z.object({
     type: z.literal('progress'),
@@ -23,19 +25,44 @@ export const ZBattleEventSchema = z.discriminatedUnion('type', [
     side: ZSideSchema,
     progress: z.number().min(0).max(100),
   }),
-  z.object({ type: z.literal('done'), battleId: z.string(), side: ZSideSchema, stats: ZAnswerStatsSchema }),
+  /**
+   * The model finished this side and the worker is storing it (PostgreSQL may be slow or down).
+   * Carries what a later attempt needs to store the side from the stream instead of asking the
+   * model again: the figures, the error if any, and the length of the text the deltas add up to.
+   */
+  z.object({
+    type: z.literal('saving'),
+    battleId: z.string(),
+    side: ZSideSchema,
+    chars: z.number().int().nonnegative(),
+    stats: ZAnswerStatsSchema,
+    error: z.object({ code: ZSideErrorCodeSchema, message: z.string() }).nullable(),
+  }),
+  /**
+   * The side is stored: a vote can count on it. In blind battles viewers get only the finish
+   * reason. `chars` is the length of the stored text: a viewer whose text differs missed deltas.
+   */
+  z.object({
+    type: z.literal('done'),
+    battleId: z.string(),
+    side: ZSideSchema,
+    stats: ZShownStatsSchema,
+    chars: z.number().int().nonnegative().optional(),
+  }),
   z.object({
     type: z.literal('error'),
     battleId: z.string(),
     side: ZSideSchema,
-    code: z.string(),
+    code: ZSideErrorCodeSchema,
     message: z.string(),
+    chars: z.number().int().nonnegative().optional(),
   }),
 ]);
 export type BattleEvent = z.infer<typeof ZBattleEventSchema>;
 export type BattleEventOf<T extends BattleEvent['type']> = Extract<BattleEvent, { type: T }>;
 
-export type SideState = 'waiting' | 'streaming' | 'done' | 'error';
+/** `saving`: the answer is complete and being stored; the vote waits for `done`. */
+export type SideState = 'waiting' | 'streaming' | 'saving' | 'done' | 'error';
 
 /** One side of a battle as a viewer sees it. */
 export interface SideView {
@@ -45,8 +72,9 @@ export interface SideView {
   /** The last delta applied. */
   seq: number;
   progress: number;
-  stats: z.infer<typeof ZAnswerStatsSchema> | null;
-  error: { code: string; message: string } | null;
+  /** The finish reason, and the figures once they may be shown (at once in named mode, after the vote in blind). */
+  stats: ShownStats | null;
+  error: { code: SideErrorCode; message: string } | null;
 }
 
 /** Everything a viewer needs to draw a battle; `battle:join` answers with it. */
@@ -71,21 +99,29 @@ export const emptySide = (label: string): SideView => ({
 
 /**
  * Applies one event to a side. Deltas apply exactly once and in order: a delta already seen is
- * ignored; a delta after a gap is refused (`gap: true`) so the viewer can ask for a new snapshot.
+ * ignored, and so is any delta for a side that has ended (its text is final; a snapshot rebuilt
+ * from the stored answer has no seq to tell). A delta after a gap is refused (`gap: true`) so the
+ * viewer can ask for a new snapshot, and so is an end whose text length the viewer does not have.
  */
 export function applySideEvent(view: SideView, event: BattleEvent): { view: SideView; gap: boolean } {
+  const missedText = (chars: number | undefined) => chars !== undefined && chars !== view.text.length;
   switch (event.type) {
     case 'delta': {
-      if (event.seq <= view.seq) return { view, gap: false };
-      if (event.reset) return { view: { ...view, state: 'streaming', text: event.text, seq: event.seq }, gap: false };
+      if (event.seq <= view.seq || sideEnded(view)) return { view, gap: false };
+      const progress = Math.max(view.progress, event.progress ?? 0);
+      if (event.reset) return { view: { ...view, state: 'streaming', text: event.text, seq: event.seq, progress }, gap: false };
       if (event.seq !== view.seq + 1) return { view, gap: true };
-      return { view: { ...view, state: 'streaming', text: view.text + event.text, seq: event.seq }, gap: false };
+      return { view: { ...view, state: 'streaming', text: view.text + event.text, seq: event.seq, progress }, gap: false };
     }
     case 'progress':
       return { view: { ...view, progress: Math.max(view.progress, event.progress) }, gap: false };
+    case 'saving':
+      return { view: sideEnded(view) ? view : { ...view, state: 'saving', progress: 100 }, gap: false };
     case 'done':
+      if (missedText(event.chars)) return { view, gap: true };
       return { view: { ...view, state: 'done', progress: 100, stats: event.stats }, gap: false };
     case 'error':
+      if (missedText(event.chars)) return { view, gap: true };
       return {
         view: { ...view, state: 'error', progress: 100, error: { code: event.code, message: event.message } },
         gap: false,
@@ -93,7 +129,9 @@ export function applySideEvent(view: SideView, event: BattleEvent): { view: Side
   }
 }
 
-export const sideEnded = (view: SideView): boolean => view.state === 'done' || view.state === 'error';
+export function sideEnded(view: SideView): boolean {
+  return view.state === 'done' || view.state === 'error';
+}
 
 /** The field of each Redis Stream entry that holds the event's JSON. */
 export const STREAM_FIELD = 'e';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapIntervals, fitBradleyTerry, rankModels, wilsonInterval } from './ratings.ts';
-import type { Comparison } from './ratings.ts';
+import type { Comparison, ComparisonCell, RatingInterval } from './ratings.ts';
 
 /** Comparisons for one pair; `flip` shows every other vote with the sides swapped. */
 function pair(a: string, b: string, aWins: number, bWins: number, ties = 0, bothBad = 0, flip = false): Comparison[] {
@@ -294,5 +294,117 @@ describe('wilsonInterval', () => {
   it('rejects impossible counts', () => {
     expect(() => wilsonInterval(11, 10)).toThrow(RangeError);
     expect(() => wilsonInterval(-1, 10)).toThrow(RangeError);
+  });
+});
+
+describe('grouped counts', () => {
+  /** The same votes as cells of (a, b, winner) with counts, the way the leaderboard's SQL groups them. */
+  const group = (cs: readonly Comparison[]): ComparisonCell[] => {
+    const cells = new Map<string, ComparisonCell>();
+    for (const c of cs) {
+      const key = `${c.a}|${c.b}|${c.winner}`;
+      const cell = cells.get(key);
+      if (cell) cell.n++;
+      else cells.set(key, { ...c, n: 1 });
+    }
+    return [...cells.values()];
+  };
+
+  // 440 votes, 5 models: dense pairs (cells of a hundred votes) and sparse ones (cells of one to three).
+  const MIXED: Comparison[] = interleave([
+    ...pair('a', 'b', 120, 80, 20, 5, true),
+    ...pair('b', 'c', 60, 55, 10, 0),
+    ...pair('c', 'd', 9, 3, 1, 0, true),
+    ...pair('a', 'd', 30, 4, 2, 1),
+    ...pair('d', 'e', 2, 5, 0, 1),
+    ...pair('b', 'e', 25, 6, 3, 0, true),
+  ]);
+
+  it('gives identical ratings and intervals for the same votes as cells, one by one, split differently or reordered', () => {
+    const cells = group(KNOWN);
+    expect(cells.length).toBeLessThan(KNOWN.length);
+    expect([...fitBradleyTerry(cells).entries()]).toEqual([...fitBradleyTerry(KNOWN).entries()]);
+    const split = cells.flatMap((c) => (c.n > 1 ? [{ ...c, n: 1 }, { ...c, n: c.n - 1 }] : [c]));
+    const opts = { resamples: 60, seed: 5 };
+    const fromCells = bootstrapIntervals(cells, opts);
+    expect([...bootstrapIntervals([...KNOWN].reverse(), opts).entries()]).toEqual([...fromCells.entries()]);
+    expect([...bootstrapIntervals(split, opts).entries()]).toEqual([...fromCells.entries()]);
+    expect([...bootstrapIntervals(swapSides(KNOWN), opts).entries()]).toEqual([...fromCells.entries()]);
+  });
+
+  it('resamples cells with the law of resampling single votes: widths and centres match a per-vote bootstrap', () => {
+    // Reference: the textbook bootstrap, N single votes drawn with replacement, each resample refitted.
+    const resamples = 1000;
+    let state = 99;
+    const rand = () => {
+      // mulberry32, seeded apart from the one inside bootstrapIntervals
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const drawn = new Map<string, number[]>();
+    for (let r = 0; r < resamples; r++) {
+      const resample = Array.from({ length: MIXED.length }, () => MIXED[Math.floor(rand() * MIXED.length)] as Comparison);
+      for (const [id, rating] of fitBradleyTerry(resample)) drawn.set(id, [...(drawn.get(id) ?? []), rating]);
+    }
+    const percentile = (xs: number[], q: number) => {
+      const s = [...xs].sort((x, y) => x - y);
+      const h = (s.length - 1) * q;
+      return (s[Math.floor(h)] as number) + (h - Math.floor(h)) * ((s[Math.ceil(h)] as number) - (s[Math.floor(h)] as number));
+    };
+    const grouped = bootstrapIntervals(group(MIXED), { resamples, seed: 11 });
+    const ratios: number[] = [];
+    for (const [id, g] of grouped) {
+      const ref = drawn.get(id) as number[];
+      const [low, high] = [percentile(ref, 0.025), percentile(ref, 0.975)];
+      ratios.push((g.ciHigh - g.ciLow) / (high - low));
+      // Monte Carlo error of either centre is about 1.5 % of the width at 1000 resamples.
+      expect(Math.abs((g.ciHigh + g.ciLow) / 2 - (high + low) / 2)).toBeLessThan(0.1 * (high - low));
+    }
+    // ...and of a width ratio about 4.5 %; a sampler off by a fifth would fail both.
+    for (const ratio of ratios) expect(Math.abs(ratio - 1)).toBeLessThan(0.15);
+    expect(Math.abs(mean(ratios) - 1)).toBeLessThan(0.06);
+  });
+
+  describe('on two models, where the bootstrap law is known exactly', () => {
+    // The strong model's resampled wins X are Binomial(N, k/N); its rating is
+    // 1000 + 200·log10((X + prior/2) / (N − X + prior/2)), increasing in X, so the interval's ends
+    // are that function at the binomial's 2.5% and 97.5% quantiles.
+    const ratingAt = (x: number, n: number) => 1000 + 200 * Math.log10((x + 0.005) / (n - x + 0.005));
+    const quantile = (n: number, p: number, q: number) => {
+      let cdf = 0;
+      for (let x = 0; x <= n; x++) {
+        let logPmf = x * Math.log(p) + (n - x) * Math.log1p(-p);
+        for (let i = 1; i <= x; i++) logPmf += Math.log((n - x + i) / i);
+        cdf += Math.exp(logPmf);
+        if (cdf >= q) return x;
+      }
+      return n;
+    };
+
+    it.each([
+      // 2000 votes: the cell draws are BTRS's (mean ≥ 10); ±4 votes is about 5 Monte Carlo standard errors.
+      { n: 2000, wins: 1500, slack: 4 },
+      // 40 votes with 6 losses: the rarer cell is drawn by inversion (mean < 10); the law is discrete.
+      { n: 40, wins: 34, slack: 1 },
+    ])('puts the interval of $wins wins in $n at the binomial quantiles (within $slack votes)', ({ n, wins, slack }) => {
+      const ci = bootstrapIntervals(pair('strong', 'weak', wins, n - wins, 0, 0, true), { resamples: 4000 }).get('strong') as RatingInterval;
+      const low = quantile(n, wins / n, 0.025);
+      const high = quantile(n, wins / n, 0.975);
+      expect(ci.ciLow).toBeGreaterThanOrEqual(ratingAt(low - slack, n));
+      expect(ci.ciLow).toBeLessThanOrEqual(ratingAt(low + slack, n));
+      expect(ci.ciHigh).toBeGreaterThanOrEqual(ratingAt(high - slack, n));
+      expect(ci.ciHigh).toBeLessThanOrEqual(ratingAt(high + slack, n));
+    });
+  });
+
+  it('ignores empty cells and refuses counts that are not whole votes', () => {
+    const r = fitBradleyTerry([{ a: 'ghost', b: 'p', winner: 'a', n: 0 }, ...pair('p', 'q', 2, 1)]);
+    expect([...r.keys()].sort()).toEqual(['p', 'q']);
+    for (const n of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => fitBradleyTerry([{ a: 'p', b: 'q', winner: 'a', n }])).toThrow(RangeError);
+      expect(() => bootstrapIntervals([{ a: 'p', b: 'q', winner: 'a', n }])).toThrow(RangeError);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZOptionalTextSchema as optional } from './env.ts';
 
 export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'demo'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
@@ -130,11 +131,6 @@ function drawOne(pool: readonly ModelSpec[], random: () => number): ModelSpec {
   return last;
 }
 
-const optional = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
-
 /** The environment variables that choose the models; gateway and worker both read them. */
 export const ZModelEnvSchema = z.object({
   DUET_MODELS: optional,
@@ -161,20 +157,3 @@ export const rosterSettingsFromEnv = (env: ModelEnv): RosterSettings => ({
   compatBaseUrl: env.OPENAI_COMPAT_BASE_URL,
   compatModel: env.OPENAI_COMPAT_MODEL,
 });
-
-/** Common infrastructure settings of gateway and worker. */
-export const ZInfraEnvSchema = z.object({
-  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/duet'),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  /** Prefix of every Redis key and BullMQ queue, so several Duets (or test runs) can share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('duet'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
-
-/** Parses an environment with a schema, failing with every bad key listed. */
-export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
-  const result = schema.safeParse(env);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
-  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-}

@@ -1,14 +1,29 @@
 import { z } from 'zod';
+import { ZRequestTextSchema } from './schemas/text.schema.ts';
 import type { BattleEventOf, BattleSnapshot } from './live.ts';
 import type { WinRate } from './schemas/battle.schema.ts';
 
-type Payload<T extends 'delta' | 'progress' | 'done' | 'error'> = Omit<BattleEventOf<T>, 'type'>;
+type Payload<T extends 'delta' | 'progress' | 'saving' | 'done' | 'error'> = Omit<BattleEventOf<T>, 'type'>;
 
 export const ZJoinBattleSchema = z.object({ battleId: z.string().uuid() });
-export const ZCancelBattleSchema = z.object({ battleId: z.string().uuid(), voteToken: z.string().min(1).max(200) });
-export const ZWatchToolSchema = z.object({ tool: z.string().min(1).max(100) });
+export const ZCancelBattleSchema = z.object({ battleId: z.string().uuid(), voteToken: ZRequestTextSchema.min(1).max(200) });
+export const ZWatchToolSchema = z.object({ tool: ZRequestTextSchema.min(1).max(100) });
 
 export type Ack<T> = (res: { ok: true; data: T } | { ok: false; error: { code: string; message: string } }) => void;
+
+/** A waiting battle's place in the queue. */
+export interface QueuePlace {
+  battleId: string;
+  position: number;
+  /** Seconds until a worker is expected to start it; null while the pace is unknown. */
+  etaSeconds: number | null;
+}
+
+/** New win rates of one tool, after a counted vote. */
+export interface StatsUpdate {
+  tool: string;
+  winRates: WinRate[];
+}
 
 /** Events a browser sends. */
 export interface ClientToServerEvents {
@@ -16,19 +31,31 @@ export interface ClientToServerEvents {
   'battle:join': (payload: z.infer<typeof ZJoinBattleSchema>, ack: Ack<BattleSnapshot>) => void;
   /** Stop both models. Only the holder of the battle's vote token may. */
   'battle:cancel': (payload: z.infer<typeof ZCancelBattleSchema>, ack?: Ack<{ cancelled: true }>) => void;
-  'battle:leave': (payload: z.infer<typeof ZJoinBattleSchema>) => void;
+  'battle:leave': (payload: z.infer<typeof ZJoinBattleSchema>, ack?: Ack<{ left: string }>) => void;
   /** Receive `stats:update` for one tool (its history page is open). */
   'tool:watch': (payload: z.infer<typeof ZWatchToolSchema>, ack?: Ack<{ watching: string }>) => void;
-  'tool:unwatch': (payload: z.infer<typeof ZWatchToolSchema>) => void;
+  'tool:unwatch': (payload: z.infer<typeof ZWatchToolSchema>, ack?: Ack<{ unwatched: string }>) => void;
 }
 
 /** Events the gateway sends. */
 export interface ServerToClientEvents {
   'battle:delta': (payload: Payload<'delta'>) => void;
   'battle:progress': (payload: Payload<'progress'>) => void;
+  /** The side's answer is complete and being stored; `battle:done` follows once it is. */
+  'battle:saving': (payload: Pick<Payload<'saving'>, 'battleId' | 'side'>) => void;
   'battle:done': (payload: Payload<'done'>) => void;
   'battle:error': (payload: Payload<'error'>) => void;
-  'stats:update': (payload: { tool: string; winRates: WinRate[] }) => void;
+  'stats:update': (payload: StatsUpdate) => void;
+  /**
+   * The gateway lost and regained its link to the live events (a Redis restart): events may have
+   * been missed, so the viewer should join the battle again for a fresh snapshot.
+   */
+  'battle:resync': (payload: { battleId: string }) => void;
+  /**
+   * The battle waits in the queue: its place in line (1 = next) and, once the queue's pace is
+   * known, about how long until a worker starts it. Sent about every second until it starts.
+   */
+  'battle:queued': (payload: QueuePlace) => void;
 }
 
 export const battleRoom = (battleId: string): string => `battle:${battleId}`;

@@ -1,4 +1,5 @@
 import type { CreateBattleRequest } from './schemas/battle.schema.ts';
+import { INPUT_FIELDS } from './schemas/inputs.schema.ts';
 import type { ToolDefinition } from './tools.ts';
 
 export interface FieldIssue {
@@ -6,7 +7,6 @@ export interface FieldIssue {
   message: string;
 }
 
-const INPUT_FIELDS = ['poemTitle', 'keywords', 'genre', 'language', 'category'] as const;
 
 /**
  * Checks a parsed request against its tool: required fields present, no field the tool does

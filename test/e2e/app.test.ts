@@ -96,11 +96,13 @@ describe('Duet in the browser', () => {
     await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBe(100);
     await expect.poll(() => page.getByTestId('answer-b').getAttribute('data-state'), { timeout: 30_000 }).toBe('done');
     expect(await page.getByTestId('answer-a').textContent()).toContain('Harbor lights');
-    expect(await page.getByTestId('stats-a').textContent()).toMatch(/\d/);
+    // Blind: the figures wait for the vote.
+    expect(await page.getByTestId('stats-a').count()).toBe(0);
 
     await page.getByRole('button', { name: 'A is better' }).click();
     const reveal = page.getByTestId('reveal-a');
     await expect.poll(() => reveal.textContent()).toMatch(/Demo (Atlas|Sonnet)/);
+    await expect.poll(() => page.getByTestId('stats-a').textContent()).toMatch(/\d/);
     const picked = (await reveal.textContent())!.includes('Atlas') ? 'Demo Atlas' : 'Demo Sonnet';
     await expect.poll(() => page.getByTestId('vote-result').getByTestId('win-rate').count()).toBe(2);
 

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: every sign-in path of the specification in one browser session with the Auth Emulator.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDuet } from '../helpers/duet.ts';

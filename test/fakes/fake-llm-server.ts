@@ -1,7 +1,9 @@
+// Over 300 lines on purpose: one fake server speaking two providers' wire formats (JSON and SSE) plus moderation, with the knobs the tests script.
 /**
  * A fake LLM server for tests: a real HTTP server speaking OpenAI's Chat Completions and
  * Anthropic's Messages wire formats (JSON and SSE streaming), so the real SDKs run against it.
- * How each model answers is scripted per model name (`scenario`).
+ * How each model answers is scripted per model name (`scenario`). It also serves OpenAI's
+ * moderation endpoint (`POST /v1/moderations`), scripted with `moderation`.
  */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -28,7 +30,31 @@ export interface Scenario {
   cutMode: 'destroy' | 'end';
   /** The finish reason reported at the end, in each provider's words. */
   finishReason: 'stop' | 'length';
+  /**
+   * Stamp each token with the moment it leaves the server (`word@<ms since the epoch>`, to the
+   * microsecond, comparable across processes on one machine): benchmarks read it back in a viewer.
+   */
+  stamp: boolean;
 }
+
+/** How `POST /v1/moderations` answers. */
+export interface ModerationScript {
+  /** An input containing this text is flagged; `undefined` flags nothing. */
+  flagMarker: string | undefined;
+  /** The categories a flagged input is flagged for (OpenAI's names). */
+  flagCategories: ModerationCategory[];
+  /** Answer this HTTP status (e.g. 500) in OpenAI's error shape instead of a result. */
+  failStatus: number | undefined;
+}
+
+/** The categories OpenAI's omni moderation models report, every one in every result. */
+export const MODERATION_CATEGORIES = [
+  'harassment', 'harassment/threatening', 'hate', 'hate/threatening', 'illicit', 'illicit/violent',
+  'self-harm', 'self-harm/instructions', 'self-harm/intent', 'sexual', 'sexual/minors', 'violence', 'violence/graphic',
+] as const;
+export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
+
+const DEFAULT_MODERATION: ModerationScript = { flagMarker: undefined, flagCategories: ['sexual'], failStatus: undefined };
 
 /** One request the server received, whatever it answered. */
 export interface RecordedRequest {
@@ -60,7 +86,9 @@ export interface FakeLlmServer {
   scenario(model: string, s: Partial<Scenario>): void;
   /** Changes the defaults every model answers with unless its scenario says otherwise. */
   setDefault(s: Partial<Scenario>): void;
-  /** Forgets scenarios, defaults, failure counts and recorded requests. */
+  /** Changes how `POST /v1/moderations` answers (over its current script). */
+  moderation(s: Partial<ModerationScript>): void;
+  /** Forgets scenarios, defaults, the moderation script, failure counts and recorded requests. */
   reset(): void;
   /** Ends every open connection (hanging ones included) and stops the server. */
   close(): Promise<void>;
@@ -101,6 +129,7 @@ const DEFAULT_SCENARIO: Scenario = {
   cutAfterTokens: undefined,
   cutMode: 'destroy',
   finishReason: 'stop',
+  stamp: false,
 };
 
 const SSE_HEADERS = {
@@ -112,6 +141,20 @@ const SSE_HEADERS = {
 /** The answer of a model without a `text` in its scenario. */
 export function defaultAnswer(model: string): string {
   return `Hello from ${model}. This is a scripted answer streamed one word at a time.`;
+}
+
+/** The wall clock in milliseconds with microsecond precision, the same in every process of a machine. */
+export const wallClockMs = (): number => performance.timeOrigin + performance.now();
+
+/** `word ` → `word@1732380000123.456 `: the token's text with the moment it is sent. */
+function stampToken(token: string): string {
+  const word = token.trimEnd();
+  return `${word}@${wallClockMs().toFixed(3)}${token.slice(word.length)}`;
+}
+
+/** The send times stamped on the tokens of a text (see `Scenario.stamp`). */
+export function readStamps(text: string): number[] {
+  return [...text.matchAll(/@(\d+\.\d{3})/g)].map((m) => Number(m[1]));
 }
 
 /** Splits text into word-ish tokens whose concatenation is the text: `"a b"` → `["a ", "b"]`. */
@@ -138,6 +181,7 @@ class FakeLlm implements FakeLlmServer {
   private readonly failuresServed = new Map<string, number>();
   private readonly active = new Set<AbortController>();
   private defaults: Scenario = { ...DEFAULT_SCENARIO };
+  private moderationScript: ModerationScript = { ...DEFAULT_MODERATION };
   private origin = '';
   private nextId = 1;
 
@@ -178,10 +222,15 @@ class FakeLlm implements FakeLlmServer {
     this.defaults = { ...this.defaults, ...s };
   }
 
+  moderation(s: Partial<ModerationScript>): void {
+    this.moderationScript = { ...this.moderationScript, ...s };
+  }
+
   reset(): void {
     this.scenarios.clear();
     this.failuresServed.clear();
     this.defaults = { ...DEFAULT_SCENARIO };
+    this.moderationScript = { ...DEFAULT_MODERATION };
     this.requests.length = 0;
   }
 
@@ -201,6 +250,7 @@ class FakeLlm implements FakeLlmServer {
 
     const wire = req.method === 'POST' ? WIRES[path] : undefined;
     const id = String(this.nextId++);
+    if (req.method === 'POST' && path === '/v1/moderations') return this.moderate(req.headers, body, res, id);
     if (!wire) return sendJson(res, 404, { error: { message: `No route for ${req.method} ${path}` } });
     if (!wire.isAuthorized(req.headers, this.apiKey)) return sendError(res, wire, 401, 'Invalid API key', id);
     if (!isRecord(body) || model === undefined) return sendError(res, wire, 400, 'The body needs JSON with a model', id);
@@ -218,6 +268,22 @@ class FakeLlm implements FakeLlmServer {
     await this.track(res, (signal) =>
       body.stream === true ? streamAnswer(res, wire, ctx, s, signal) : completeAnswer(res, wire, ctx, s, signal),
     );
+  }
+
+  /** `POST /v1/moderations`: one result per input string, or one for a list of content parts. */
+  private moderate(headers: IncomingHttpHeaders, body: unknown, res: ServerResponse, id: string): void {
+    const fail = (status: number, message: string) => sendError(res, OPENAI_WIRE, status, message, id);
+    if (!OPENAI_WIRE.isAuthorized(headers, this.apiKey)) return fail(401, 'Invalid API key');
+    const texts = isRecord(body) ? moderationTexts(body.input) : undefined;
+    if (!texts) return fail(400, "'input' must be a string, a list of strings, or a list of content parts");
+    const script = this.moderationScript;
+    if (script.failStatus !== undefined) return fail(script.failStatus, 'Scripted moderation failure');
+    const model = isRecord(body) && typeof body.model === 'string' ? body.model : 'omni-moderation-latest';
+    sendJson(res, 200, {
+      id: `modr-fake${id}`,
+      model,
+      results: texts.map((text) => moderationResult(script.flagMarker !== undefined && text.includes(script.flagMarker), script.flagCategories)),
+    }, { 'x-request-id': id });
   }
 
   private scenarioFor(model: string): Scenario {
@@ -266,7 +332,7 @@ async function streamAnswer(
   const interval = s.tokensPerSecond > 0 ? 1000 / s.tokensPerSecond : 0;
   for (const [i, token] of tokens.entries()) {
     if (i > 0 && !(await pause(interval, signal))) return;
-    await write(res, wire.streamToken(ctx, token));
+    await write(res, wire.streamToken(ctx, s.stamp ? stampToken(token) : token));
   }
 
   if (s.cutAfterTokens === undefined) {
@@ -483,7 +549,46 @@ const ANTHROPIC_WIRE: WireFormat = {
     anthropicMessage(ctx, [{ type: 'text', text }], anthropicStopReason(ctx), outputTokens),
 };
 
+// ---------------------------------------------------------------------------------------------
+// OpenAI Moderations
+
+/** The texts to judge: a string, a list of strings (one result each), or content parts (one result). */
+function moderationTexts(input: unknown): string[] | undefined {
+  if (typeof input === 'string') return [input];
+  if (!Array.isArray(input) || input.length === 0) return undefined;
+  if (input.every((i) => typeof i === 'string')) return input as string[];
+  if (!input.every((i) => isRecord(i) && (i.type === 'text' || i.type === 'image_url'))) return undefined;
+  return [textOf(input)];
+}
+
+function moderationResult(flagged: boolean, flaggedAs: readonly ModerationCategory[]): object {
+  const on = (c: ModerationCategory) => flagged && flaggedAs.includes(c);
+  const each = <T>(value: (c: ModerationCategory) => T) => Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, value(c)]));
+  return {
+    flagged,
+    categories: each(on),
+    category_scores: each((c) => (on(c) ? 0.97 : 0.0004)),
+    category_applied_input_types: each(() => ['text']),
+  };
+}
+
 const WIRES: Partial<Record<string, WireFormat>> = {
   '/v1/chat/completions': OPENAI_WIRE,
   '/v1/messages': ANTHROPIC_WIRE,
 };
+
+/**
+ * Settings for a roster of two models the fake server answers through the real SDKs: a GPT-class
+ * model over OpenAI's protocol and a Claude-class one over Anthropic's, with the server's key.
+ * Scenarios are set per model name (`models.gpt`, `models.claude`).
+ */
+export function fakeRosterEnv(fake: FakeLlmServer, models: { gpt: string; claude: string } = { gpt: 'gpt-fake', claude: 'claude-fake' }): Record<string, string> {
+  return {
+    DUET_MODELS: JSON.stringify([
+      { id: 'fake:gpt', label: 'Fake GPT', provider: 'openai', model: models.gpt, family: 'gpt', baseURL: fake.openaiBaseURL },
+      { id: 'fake:claude', label: 'Fake Claude', provider: 'anthropic', model: models.claude, family: 'claude', baseURL: fake.anthropicBaseURL },
+    ]),
+    OPENAI_API_KEY: fake.apiKey,
+    ANTHROPIC_API_KEY: fake.apiKey,
+  };
+}

@@ -26,6 +26,10 @@ export class BattleViewer {
   readonly events: BattleEvent[] = [];
   private buffered: BattleEvent[] = [];
   gaps = 0;
+  /** `battle:join` calls made, the first one included. */
+  joins = 0;
+  /** `battle:resync` requests received. */
+  resyncs = 0;
 
   constructor(
     readonly socket: DuetSocket,
@@ -40,11 +44,19 @@ export class BattleViewer {
     };
     socket.on('battle:delta', on('delta'));
     socket.on('battle:progress', on('progress'));
+    socket.on('battle:saving', on('saving') as never);
     socket.on('battle:done', on('done'));
     socket.on('battle:error', on('error'));
+    socket.on('battle:resync', (payload) => {
+      if (payload.battleId !== battleId) return;
+      this.resyncs += 1;
+      this.snapshot = null;
+      void this.rejoin();
+    });
   }
 
   async join(): Promise<BattleSnapshot> {
+    this.joins += 1;
     const res = await this.socket.emitWithAck('battle:join', { battleId: this.battleId });
     if (!res.ok) throw new Error(`join failed: ${res.error.code} ${res.error.message}`);
     this.snapshot = res.data;
@@ -54,13 +66,25 @@ export class BattleViewer {
     return res.data;
   }
 
+  /** Joins again for a fresh snapshot, trying again while the gateway answers with an error (an outage). */
+  private async rejoin(): Promise<void> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      try {
+        await this.join();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
   private apply(event: BattleEvent): void {
     if (!this.snapshot) return;
     const { view, gap } = applySideEvent(this.snapshot.sides[event.side], event);
     if (gap) {
       this.gaps += 1;
       this.snapshot = null;
-      void this.join();
+      void this.rejoin();
       return;
     }
     this.snapshot.sides[event.side] = view;

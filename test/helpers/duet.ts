@@ -33,6 +33,10 @@ export interface TestDuetOptions {
   /** Start without a worker: battles stay queued. */
   noWorker?: boolean;
   workerOverrides?: WorkerOverrides;
+  /** A PostgreSQL server of the test's own (its database is created there), instead of the shared one. */
+  pgUrl?: string;
+  /** A Redis of the test's own, instead of the shared one. */
+  redisUrl?: string;
 }
 
 /**
@@ -40,11 +44,12 @@ export interface TestDuetOptions {
  * channels are its own), a gateway on a free port and a worker, all in this process.
  */
 export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDuet> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase(opts.pgUrl);
+  const redisUrl = opts.redisUrl ?? TEST_REDIS_URL;
   const prefix = `test-${randomUUID().slice(0, 8)}`;
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
+    REDIS_URL: redisUrl,
     REDIS_PREFIX: prefix,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -57,11 +62,16 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0',
     RATE_LIMIT_EXPORTS_PER_MINUTE: '0',
     CLIENT_DIST: '',
+    // Free ports for the metrics listeners: tests run many gateways and workers on one machine.
+    METRICS_PORT: '0',
+    WORKER_HTTP_PORT: '0',
     ...opts.env,
   };
   const logger = pino({ level: env.LOG_LEVEL ?? 'silent' });
   const gateway = await startGateway(loadGatewayConfig(env), logger);
-  const redis = new Redis(TEST_REDIS_URL);
+  const redis = new Redis(redisUrl);
+  // A fault test may stop this Redis: the assertion connection just waits for it.
+  redis.on('error', () => undefined);
   const duet: TestDuet = {
     url: gateway.url,
     env,

@@ -10,11 +10,14 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
-/** A fresh, migrated database of its own for one suite or test. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own for one suite or test, on the shared server or on
+ * `serverUrl` (any database URL of another server, e.g. a private one a fault test stops).
+ */
+export async function createTestDatabase(serverUrl: string = TEST_PG_URL): Promise<TestDatabase> {
   // The creation time in the name lets a later run drop only what crashed runs left behind.
   const name = `${TEST_DB_PREFIX}${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const url = new URL(TEST_PG_URL);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   await migrate(url.toString());
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
@@ -24,7 +27,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     pool,
     drop: async () => {
       await pool.end();
-      const admin = new pg.Client({ connectionString: TEST_PG_URL });
+      const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
       await admin.end();

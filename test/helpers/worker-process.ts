@@ -19,7 +19,8 @@ export interface WorkerProcess {
 export function spawnWorkerProcess(env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    // A free port for its metrics unless `env` names one: several workers run on one machine.
+    env: { ...process.env, WORKER_HTTP_PORT: '0', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,4 +1,4 @@
-import { BATTLE_QUEUE, LIMITS, TOOLS } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix, LIMITS, TOOLS } from '@duet/shared';
 import type { CreateBattleResponse, ErrorResponse, PublicTool } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ describe('creating a battle', () => {
 
   beforeAll(async () => {
     duet = await startTestDuet({ noWorker: true });
-    queue = new Queue(BATTLE_QUEUE, { connection: duet.redis.duplicate(), prefix: `${duet.prefix}:bull` });
+    queue = new Queue(BATTLE_QUEUE, { connection: duet.redis.duplicate(), prefix: bullPrefix(duet.prefix) });
   });
   afterAll(async () => {
     await queue?.close();

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the whole life of a battle on the fake providers, sharing one Duet.
 import type { CreateBattleResponse, ErrorResponse, VoteResponse, WinRate } from '@duet/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
@@ -5,24 +6,12 @@ import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { DuetSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
-import { startFakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const GPT = 'gpt-fake';
 const CLAUDE = 'claude-fake';
-
-/** A roster of two models served by the fake LLM server through the real SDKs. */
-function fakeRoster(fake: FakeLlmServer): Record<string, string> {
-  return {
-    DUET_MODELS: JSON.stringify([
-      { id: 'fake:gpt', label: 'Fake GPT', provider: 'openai', model: GPT, family: 'gpt', baseURL: fake.openaiBaseURL },
-      { id: 'fake:claude', label: 'Fake Claude', provider: 'anthropic', model: CLAUDE, family: 'claude', baseURL: fake.anthropicBaseURL },
-    ]),
-    OPENAI_API_KEY: fake.apiKey,
-    ANTHROPIC_API_KEY: fake.apiKey,
-  };
-}
 
 const ASK = { tool: 'anything-question', text: 'Why is the sky blue?', lang: 'en' };
 
@@ -33,7 +22,7 @@ describe('a battle on the fake providers', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlmServer();
-    duet = await startTestDuet({ env: { ...fakeRoster(fake), PROVIDER_IDLE_TIMEOUT_MS: '1500' } });
+    duet = await startTestDuet({ env: { ...fakeRosterEnv(fake, { gpt: GPT, claude: CLAUDE }), PROVIDER_IDLE_TIMEOUT_MS: '1500' } });
   });
   afterAll(async () => {
     await duet?.close();
@@ -86,12 +75,15 @@ describe('a battle on the fake providers', () => {
     for (const side of ['a', 'b'] as const) {
       expect(final.sides[side].state).toBe('done');
       expect(final.sides[side].progress).toBe(100);
-      expect(final.sides[side].stats?.finishReason).toBe('stop');
-      expect(final.sides[side].stats?.outputTokens).toBeGreaterThan(0);
-      expect(final.sides[side].stats?.ttftMs).not.toBeNull();
+      // A blind battle shows only how each side ended until the vote; the figures are stored.
+      expect(final.sides[side].stats).toEqual({ finishReason: 'stop' });
     }
-    const progress = viewer.events.filter((e) => e.type === 'progress').map((e) => (e.type === 'progress' ? e.progress : 0));
-    expect(Math.max(...progress)).toBe(100);
+    // Progress rode on the deltas, climbing on each side; the end brought each side to 100.
+    for (const side of ['a', 'b'] as const) {
+      const progress = viewer.events.flatMap((e) => (e.type === 'delta' && e.side === side && e.progress !== undefined ? [e.progress] : []));
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress).toEqual([...progress].sort((x, y) => x - y));
+    }
 
     const { rows } = await duet.db.pool.query(
       'SELECT side, model, text, finish_reason, output_tokens, ttft_ms, duration_ms FROM answers WHERE battle_id = $1 ORDER BY side',
@@ -101,6 +93,10 @@ describe('a battle on the fake providers', () => {
     expect(rows[0]).toMatchObject({ side: 'a', model: models.model_a, text: expected(models.model_a), finish_reason: 'stop' });
     expect(rows[1]).toMatchObject({ side: 'b', model: models.model_b, text: expected(models.model_b), finish_reason: 'stop' });
     expect(rows[0].duration_ms).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.output_tokens).toBeGreaterThan(0);
+      expect(row.ttft_ms).not.toBeNull();
+    }
     const { rows: status } = await duet.db.pool.query('SELECT status FROM battles WHERE id = $1', [created.battleId]);
     expect(status[0].status).toBe('finished');
   });
@@ -270,13 +266,36 @@ describe('a battle on the fake providers', () => {
     expect(final.sides[gptSide].error?.code).toBe('timeout');
   }, 40_000);
 
+  it('stops a model that ignores the token cap, keeping what fits and ending the side at length', async () => {
+    // 96 KB for a tool whose cap is 1,200 tokens: the provider ignores max_tokens.
+    const flood = Array.from({ length: 16_000 }, (_, i) => `word${i % 100}`).join(' ');
+    fake.setDefault({ text: flood, tokensPerSecond: 0 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const final = await viewer.finished();
+    const { rows } = await duet.db.pool.query('SELECT side, length(text) AS chars, finish_reason FROM answers WHERE battle_id = $1', [created.battleId]);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.finish_reason).toBe('length');
+      // The cap is 1,200 tokens × 6 characters, far below the 96 KB sent.
+      expect(row.chars).toBeLessThanOrEqual(1_200 * 6);
+      expect(row.chars).toBeGreaterThan(1_200 * 5);
+      expect(final.sides[row.side as 'a' | 'b'].text.length).toBe(row.chars);
+    }
+    await waitFor(() => fake.activeResponses === 0, { what: 'the capped streams to be closed' });
+  });
+
   describe('votes', () => {
     const finishedBattle = async () => {
       fake.setDefault({ text: 'An answer.', tokensPerSecond: 1000 });
       const created = await create();
       const viewer = new BattleViewer(await socket(), created.battleId);
       await viewer.join();
-      await viewer.finished();
+      const ended = await viewer.finished();
+      // Before the vote a blind battle shows no figure that could tell the providers apart.
+      expect(ended.sides.a.stats).toEqual({ finishReason: 'stop' });
+      expect(ended.sides.b.stats).toEqual({ finishReason: 'stop' });
       return created;
     };
     const vote = (id: string, body: object) => postJson<VoteResponse & ErrorResponse>(`${duet.url}/api/battles/${id}/vote`, body);
@@ -317,6 +336,14 @@ describe('a battle on the fake providers', () => {
       expect(res.body.sides.a.model).toBe(models.model_a);
       expect(res.body.sides.b.model).toBe(models.model_b);
       expect(res.body.sides.a.label).toMatch(/^Fake /);
+      // The figures a blind battle kept back are revealed with the models, and stay in later snapshots.
+      for (const side of ['a', 'b'] as const) {
+        expect(res.body.sides[side].stats).toMatchObject({ finishReason: 'stop', outputTokens: expect.any(Number), ttftMs: expect.any(Number) });
+      }
+      const rejoined = await new BattleViewer(await socket(), created.battleId).join();
+      expect(rejoined.voted).toBe(true);
+      expect(rejoined.sides.a.stats).toEqual(res.body.sides.a.stats);
+      expect(rejoined.sides.b.stats).toEqual(res.body.sides.b.stats);
 
       const after = await duet.db.pool.query<{ model: string; battles: number; wins: number; losses: number }>(
         'SELECT model, battles, wins, losses FROM model_stats ORDER BY model',

@@ -11,13 +11,14 @@ describe('the open-data export', () => {
   let duet: TestDuet;
 
   beforeAll(async () => {
-    duet = await startTestDuet({ noWorker: true });
-    // 100,000 finished, voted battles, written by PostgreSQL itself.
+    duet = await startTestDuet({ noWorker: true, env: { EXPORT_ENABLED: 'true' } });
+    // 100,000 finished, voted battles that passed moderation, written by PostgreSQL itself.
     await duet.db.pool.query(
       `INSERT INTO battles (id, tool, lang, text, inputs, model_a, label_a, family_a, model_b, label_b, family_b,
-                            mode, vote_token_hash, status, created_at)
+                            mode, vote_token_hash, status, created_at, moderation, moderated_at, moderated_by)
        SELECT md5('b' || i)::uuid, 'quiz-solving', 'en', 'Question ' || i, '{}', 'demo:atlas', 'Atlas', 'gpt',
-              'demo:sonnet', 'Sonnet', 'claude', 'blind', '\\x00', 'finished', now() - (i || ' seconds')::interval
+              'demo:sonnet', 'Sonnet', 'claude', 'blind', '\\x00', 'finished', now() - (i || ' seconds')::interval,
+              'ok', now(), 'wordlist'
          FROM generate_series(1, $1) AS i`,
       [VOTES],
     );

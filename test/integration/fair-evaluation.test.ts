@@ -29,6 +29,7 @@ describe('fair evaluation', () => {
         OPENAI_API_KEY: fake.apiKey,
         ANTHROPIC_API_KEY: fake.apiKey,
         LEADERBOARD_INTERVAL_MS: '300',
+        EXPORT_ENABLED: 'true',
         ...env,
       },
     });

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the same contract checked against both providers' real SDKs and wire formats.
 /**
  * The OpenAI and Anthropic adapters, through the real SDKs, against the fake LLM server.
  */

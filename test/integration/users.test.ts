@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the specification's account calls and their error catalogue, against one Auth Emulator.
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   AUTH_MESSAGES,

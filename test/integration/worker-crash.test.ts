@@ -7,7 +7,7 @@ import { startTestDuet } from '../helpers/duet.ts';
 import { waitFor } from '../helpers/wait.ts';
 import type { WorkerProcess } from '../helpers/worker-process.ts';
 import { spawnWorkerProcess } from '../helpers/worker-process.ts';
-import { startFakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 
 const FAST = 'This answer finished before the crash.';
@@ -23,14 +23,10 @@ describe('a worker process that crashes mid-battle', () => {
     duet = await startTestDuet({
       noWorker: true,
       env: {
-        DUET_MODELS: JSON.stringify([
-          { id: 'fake:gpt', label: 'Fake GPT', provider: 'openai', model: 'gpt-fast', family: 'gpt', baseURL: fake.openaiBaseURL },
-          { id: 'fake:claude', label: 'Fake Claude', provider: 'anthropic', model: 'claude-slow', family: 'claude', baseURL: fake.anthropicBaseURL },
-        ]),
-        OPENAI_API_KEY: fake.apiKey,
-        ANTHROPIC_API_KEY: fake.apiKey,
+        ...fakeRosterEnv(fake, { gpt: 'gpt-fast', claude: 'claude-slow' }),
         WORKER_LOCK_DURATION_MS: '1500',
         WORKER_STALLED_INTERVAL_MS: '1000',
+        BATTLE_LEASE_MS: '1500',
       },
     });
   });

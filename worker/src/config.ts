@@ -1,10 +1,12 @@
-import { buildRoster, parseEnv, rosterSettingsFromEnv, ZInfraEnvSchema, ZModelEnvSchema } from '@duet/shared';
+import { buildRoster, parseEnv, rosterSettingsFromEnv, ZInfraEnvSchema, ZModelEnvSchema, ZOptionalTextSchema } from '@duet/shared';
 import type { ModelSpec } from '@duet/shared';
 import { z } from 'zod';
 
+const blankAsUnset = ZOptionalTextSchema;
+
 const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   /** Battles one worker process runs at once. */
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5_000).default(8),
   /** Longest a whole model request may take. */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(120_000),
   /** A model that sends nothing for this long is given up on. */
@@ -25,10 +27,39 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   LEADERBOARD_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
   /** Demo models' pace: 1 is realistic, higher is faster. */
   DEMO_SPEED: z.coerce.number().positive().default(1),
+  /** How long a finished answer is retried into PostgreSQL (kept in memory and in the stream meanwhile). */
+  STORE_RETRY_MS: z.coerce.number().int().min(1_000).default(600_000),
+  /** How often the sweeper looks for battles stuck `queued` or `running` with nothing in hand. */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
+  /** Battles younger than this are left alone by the sweeper. */
+  SWEEP_STUCK_AFTER_MS: z.coerce.number().int().min(0).default(120_000),
+  /** Times the sweeper re-queues one battle before it closes it as failed. */
+  SWEEP_MAX_REQUEUES: z.coerce.number().int().min(0).default(3),
+  /** Battles older than this are closed as failed rather than re-queued. */
+  SWEEP_GIVE_UP_AFTER_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /** A running battle's lease in Redis; renewed every quarter of it. */
+  BATTLE_LEASE_MS: z.coerce.number().int().min(200).default(20_000),
+  /** Longest a worker takes to stop after SIGTERM: running battles get most of it, then are handed back. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(20_000),
+  /** `openai`: OpenAI's moderation endpoint; `wordlist`: the built-in lists; `auto`: the endpoint when an OpenAI key is set. */
+  MODERATION: z.enum(['auto', 'openai', 'wordlist']).default('auto'),
+  /** The moderation endpoint's key and base URL; default: the OpenAI model's. */
+  MODERATION_API_KEY: blankAsUnset,
+  MODERATION_BASE_URL: blankAsUnset.pipe(z.string().url().optional()),
+  MODERATION_MODEL: z.string().min(1).default('omni-moderation-latest'),
+  /** Longest wait for the moderation endpoint. */
+  MODERATION_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
+  /** How often pending battles (failed checks, older battles) are moderated, and how many at a time. */
+  MODERATION_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
+  MODERATION_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(50),
+  /** The worker's own port: `/metrics`, `/healthz`, `/readyz`; 0 picks a free one. Never publish it. */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_HTTP_HOST: z.string().min(1).default('0.0.0.0'),
 }).extend(ZModelEnvSchema.shape);
 
 export interface WorkerConfig {
   databaseUrl: string;
+  dbPoolSize: number;
   redisUrl: string;
   redisPrefix: string;
   logLevel: z.infer<typeof ZWorkerEnvSchema>['LOG_LEVEL'];
@@ -43,9 +74,25 @@ export interface WorkerConfig {
   streamTtlSeconds: number;
   demoSpeed: number;
   leaderboardIntervalMs: number;
+  storeRetryMs: number;
+  sweep: { intervalMs: number; stuckAfterMs: number; maxRequeues: number; giveUpAfterMs: number };
+  leaseMs: number;
+  shutdownTimeoutMs: number;
   roster: ModelSpec[];
   /** API key per model id, resolved once from the environment. */
   apiKeys: Record<string, string | undefined>;
+  moderation: ModerationConfig;
+  /** The listener of `/metrics`, `/healthz` and `/readyz`. */
+  http: { host: string; port: number };
+}
+
+/** How battles are moderated before they are shown in public (worker/src/moderation/). */
+export interface ModerationConfig {
+  /** OpenAI's moderation endpoint, or null for the word list. */
+  openai: { apiKey: string; baseURL: string | undefined; model: string; timeoutMs: number } | null;
+  /** The periodic sweep of pending battles. */
+  intervalMs: number;
+  batchSize: number;
 }
 
 /** Reads the worker's configuration once, failing fast with every bad key listed. */
@@ -63,6 +110,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
   );
   return {
     databaseUrl: e.DATABASE_URL,
+    dbPoolSize: e.DB_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,
@@ -77,7 +125,39 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     streamTtlSeconds: e.BATTLE_STREAM_TTL_SECONDS,
     demoSpeed: e.DEMO_SPEED,
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,
+    storeRetryMs: e.STORE_RETRY_MS,
+    sweep: {
+      intervalMs: e.SWEEP_INTERVAL_MS,
+      stuckAfterMs: e.SWEEP_STUCK_AFTER_MS,
+      maxRequeues: e.SWEEP_MAX_REQUEUES,
+      giveUpAfterMs: e.SWEEP_GIVE_UP_AFTER_MS,
+    },
+    leaseMs: e.BATTLE_LEASE_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     roster,
     apiKeys,
+    moderation: moderationConfig(e, roster, apiKeys),
+    http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
   };
+}
+
+/**
+ * The moderation endpoint defaults to the OpenAI connection the battles use: the roster's OpenAI
+ * model's key and base URL (a proxy, or the tests' fake server), else OPENAI_API_KEY and
+ * OPENAI_BASE_URL. `auto` uses it when there is a key, else the word list.
+ */
+function moderationConfig(
+  e: z.infer<typeof ZWorkerEnvSchema>,
+  roster: ModelSpec[],
+  apiKeys: Record<string, string | undefined>,
+): ModerationConfig {
+  const openaiModel = roster.find((m) => m.provider === 'openai');
+  const apiKey = e.MODERATION_API_KEY ?? (openaiModel ? apiKeys[openaiModel.id] : undefined) ?? e.OPENAI_API_KEY;
+  const baseURL = e.MODERATION_BASE_URL ?? openaiModel?.baseURL ?? e.OPENAI_BASE_URL;
+  const sweep = { intervalMs: e.MODERATION_INTERVAL_MS, batchSize: e.MODERATION_BATCH_SIZE };
+  if (e.MODERATION === 'wordlist' || (e.MODERATION === 'auto' && !apiKey)) return { openai: null, ...sweep };
+  if (!apiKey) {
+    throw new Error('Invalid configuration:\n  MODERATION: `openai` needs MODERATION_API_KEY or OPENAI_API_KEY');
+  }
+  return { openai: { apiKey, baseURL, model: e.MODERATION_MODEL, timeoutMs: e.MODERATION_TIMEOUT_MS }, ...sweep };
 }

@@ -1,21 +1,44 @@
-import { BATTLE_QUEUE, COMPUTE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, redisKeys, ZRunBattleJobSchema } from '@duet/shared';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  BATTLE_QUEUE,
+  bullPrefix,
+  COMPUTE_LEADERBOARD_JOB,
+  LEADERBOARD_QUEUE,
+  MAINTENANCE_QUEUE,
+  redisKeys,
+  SWEEP_BATTLES_JOB,
+  ZRunBattleJobSchema,
+} from '@duet/shared';
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/shared';
-import { Queue, Worker } from 'bullmq';
+import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config.ts';
 import { createDb } from './infra/db.ts';
-import { createRedis } from './infra/redis.ts';
-import { createComputeLeaderboard } from './jobs/compute-leaderboard.handler.ts';
-import { createRunBattleHandler, providerLookup } from './jobs/run-battle.handler.ts';
+import { createRedis, redisReady } from './infra/redis.ts';
+import { startLeaderboardWorker } from './jobs/leaderboard-worker.ts';
+import { closeBattle, createRunBattleHandler, providerLookup, RunStopped } from './jobs/run-battle.handler.ts';
+import { createSweepBattles } from './jobs/sweep-battles.handler.ts';
+import { createBattleLeases } from './live/battle-leases.ts';
 import { createBattlePublisher } from './live/battle-publisher.ts';
+import { startModeration } from './moderation/moderation.ts';
+import { createWorkerMetrics } from './observability/metrics.ts';
+import { startOpsServer } from './observability/ops-server.ts';
 import { createProvider } from './providers/index.ts';
 import type { ModelProvider } from './providers/provider.ts';
 
 export interface BattleWorker {
-  /** Waits up to `graceMs` for running battles, then stops; unfinished ones are retried elsewhere. */
+  /**
+   * Stops taking battles and waits up to `graceMs` for running ones; what is still running then
+   * is stopped without storing its unfinished sides and handed back to the queue for another worker.
+   */
   close: (graceMs?: number) => Promise<void>;
   worker: Worker<RunBattleJob, void, typeof RUN_BATTLE_JOB>;
+  /** Runs the sweeper once now (operators and tests; it also runs on its schedule). */
+  sweep: () => Promise<{ requeued: number; closed: number; orphans: number }>;
+  /** The worker's own port: `/metrics`, `/healthz`, `/readyz` (WORKER_HTTP_PORT). */
+  httpUrl: string;
 }
 
 export interface WorkerOverrides {
@@ -23,31 +46,53 @@ export interface WorkerOverrides {
   createProvider?: (spec: ModelSpec) => ModelProvider;
 }
 
-/** Starts a BullMQ consumer that runs battles. */
+/** Starts a BullMQ consumer that runs battles, plus the leaderboard and sweeper schedules. */
 export async function startWorker(
   config: WorkerConfig,
   logger: Logger = pino({ level: config.logLevel }),
   overrides: WorkerOverrides = {},
 ): Promise<BattleWorker> {
-  const db = createDb(config.databaseUrl, Math.max(4, config.concurrency));
+  const db = createDb(config.databaseUrl, config.dbPoolSize);
   db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
-  const redis = createRedis(config.redisUrl, 'duet-worker');
+  const redis = createRedis(config.redisUrl, 'duet-worker', { failFast: true });
   const cancelSub = createRedis(config.redisUrl, 'duet-worker-cancel');
   const bullConnection = createRedis(config.redisUrl, 'duet-worker-bull');
+  for (const r of [redis, cancelSub, bullConnection]) r.on('error', (err) => logger.debug({ err: err.message }, 'redis connection error'));
+  // Subscribing before a connection is ready races ioredis's ready check: start from ready ones.
+  await Promise.all([redis, cancelSub, bullConnection].map(redisReady));
   const keys = redisKeys(config.redisPrefix);
-  const running = new Map<string, AbortController>();
+  const prefix = bullPrefix(config.redisPrefix);
+  const workerId = randomUUID();
+  const publisher = createBattlePublisher(redis, keys, config.streamTtlSeconds);
+  /** Running battles: the visitor's cancel and this run's stop, per battle id. */
+  const running = new Map<string, { cancel: AbortController; stop: AbortController }>();
+  const shutdown = new AbortController();
+  /** Set by `close`: readiness answers 503 from then on. */
+  let draining = false;
+  const metrics = createWorkerMetrics({
+    redis,
+    redisPrefix: config.redisPrefix,
+    running: () => running.size,
+    concurrency: config.concurrency,
+    logger,
+  });
+  // Before any job is taken: a port already in use stops the start, not a worker halfway running.
+  const ops = await startOpsServer({ ...config.http, registry: metrics.registry, db, redis, draining: () => draining, logger });
+  const leases = createBattleLeases(redis, keys, workerId, config.leaseMs);
 
   await cancelSub.subscribe(keys.cancelChannel);
-  cancelSub.on('message', (_channel, battleId) => running.get(battleId)?.abort());
+  cancelSub.on('message', (_channel, battleId: string) => running.get(battleId)?.cancel.abort());
 
   const makeProvider =
     overrides.createProvider ??
     ((spec: ModelSpec) =>
       createProvider(spec, { apiKey: config.apiKeys[spec.id], timeoutMs: config.providerTimeoutMs, demoSpeed: config.demoSpeed }));
 
+  const moderation = await startModeration({ db, connection: bullConnection, prefix, logger, config: config.moderation });
+
   const runBattle = createRunBattleHandler({
     db,
-    publisher: createBattlePublisher(redis, keys, config.streamTtlSeconds),
+    publisher,
     providerFor: providerLookup(config.roster, makeProvider),
     isCancelled: async (id) => (await redis.exists(keys.battleCancelled(id))) === 1,
     logger,
@@ -55,65 +100,146 @@ export async function startWorker(
     idleTimeoutMs: config.idleTimeoutMs,
     retries: config.retries,
     retryBaseMs: config.retryBaseMs,
+    storeRetryMs: config.storeRetryMs,
+    afterStored: moderation.moderateBattle,
+    metrics,
   });
+  const close = (battleId: string) => closeBattle({ db, publisher, logger }, battleId);
 
   const worker = new Worker<RunBattleJob, void, typeof RUN_BATTLE_JOB>(
     BATTLE_QUEUE,
-    async (job) => {
+    async (job, token) => {
       // Validate before running: a malformed payload fails the job instead of running garbage.
       const { battleId } = ZRunBattleJobSchema.parse(job.data);
-      const controller = new AbortController();
-      running.set(battleId, controller);
+      const run = { cancel: new AbortController(), stop: new AbortController() };
+      if (!(await leases.claim(battleId, () => run.stop.abort()))) {
+        // Another worker still runs it (its job was re-queued after Redis lost it): look again later.
+        await job.moveToDelayed(Date.now() + config.leaseMs, token);
+        throw new DelayedError();
+      }
+      running.set(battleId, run);
       try {
-        await runBattle(battleId, controller.signal);
+        await runBattle(battleId, { cancel: run.cancel.signal, stop: AbortSignal.any([run.stop.signal, shutdown.signal]) });
+      } catch (err) {
+        if (err instanceof RunStopped && shutdown.signal.aborted && token) {
+          // Handed back without spending an attempt: another worker picks it up at once.
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+        throw err;
       } finally {
         running.delete(battleId);
+        await leases.release(battleId);
       }
     },
     {
       connection: bullConnection,
-      prefix: `${config.redisPrefix}:bull`,
+      prefix,
       concurrency: config.concurrency,
       lockDuration: config.lockDurationMs,
       stalledInterval: config.stalledIntervalMs,
     },
   );
-  // The leaderboard: one repeatable job for all workers (the scheduler id makes it one), which
-  // recomputes only when votes came in since the last run.
-  const bullPrefix = `${config.redisPrefix}:bull`;
-  const leaderboardQueue = new Queue(LEADERBOARD_QUEUE, { connection: bullConnection, prefix: bullPrefix });
-  await leaderboardQueue.upsertJobScheduler(
-    'leaderboard-refresh',
-    { every: config.leaderboardIntervalMs },
-    { name: COMPUTE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
-  );
-  const computeLeaderboard = createComputeLeaderboard({ db, redis, keys });
-  const leaderboardWorker = new Worker(LEADERBOARD_QUEUE, async () => ({ computed: await computeLeaderboard() }), {
+  worker.on('failed', (job, err) => {
+    // The payload may be anything someone put on the queue: read it as carefully as the handler does.
+    const battleId = ZRunBattleJobSchema.safeParse(job?.data).data?.battleId;
+    logger.error({ jobId: job?.id, battleId, attempts: job?.attemptsMade, err }, 'battle job failed');
+    // Out of attempts: close the battle so its viewers hear of it (the sweeper does it if this fails).
+    if (job && battleId && job.attemptsMade >= (job.opts.attempts ?? 1)) {
+      close(battleId).catch((e: unknown) => logger.warn({ err: e, battleId }, 'could not close a failed battle'));
+    }
+  });
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'worker error'));
+
+  // Upkeep: the leaderboard (recomputed only when votes came in) and the battle sweeper. One
+  // scheduler each for all workers (the scheduler id makes it one).
+  const leaderboardQueue = new Queue(LEADERBOARD_QUEUE, { connection: bullConnection, prefix });
+  const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: bullConnection, prefix });
+  const battleQueue = new Queue<RunBattleJob>(BATTLE_QUEUE, { connection: bullConnection, prefix });
+  for (const q of [leaderboardQueue, maintenanceQueue, battleQueue]) q.on('error', (err) => logger.debug({ err: err.message }, 'queue error'));
+  /** Writes the schedules; they live in Redis, so this runs again whenever Redis comes back. */
+  const ensureSchedules = async () => {
+    await leaderboardQueue.upsertJobScheduler(
+      'leaderboard-refresh',
+      { every: config.leaderboardIntervalMs },
+      { name: COMPUTE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
+    );
+    await maintenanceQueue.upsertJobScheduler(
+      'battle-sweep',
+      { every: config.sweep.intervalMs },
+      { name: SWEEP_BATTLES_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
+    );
+    await moderation.ensureSchedule();
+  };
+  await ensureSchedules();
+  let lostRedis = false;
+  bullConnection.on('close', () => {
+    lostRedis = true;
+  });
+  bullConnection.on('ready', () => {
+    if (!lostRedis) return;
+    lostRedis = false;
+    ensureSchedules().then(
+      () => logger.warn('Redis is back: schedules written again'),
+      (err: unknown) => logger.error({ err }, 'could not restore the schedules'),
+    );
+  });
+
+  // The refit runs in a child process of its own: its CPU time never holds the battles' event loop.
+  const leaderboardWorker = startLeaderboardWorker({
     connection: bullConnection,
-    prefix: bullPrefix,
+    prefix,
+    logger,
+    env: { DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, REDIS_PREFIX: config.redisPrefix },
+  });
+
+  const sweep = createSweepBattles({
+    db,
+    redis,
+    keys,
+    battles: battleQueue,
+    close,
+    logger,
+    stuckAfterMs: config.sweep.stuckAfterMs,
+    // A live worker renews its lease several times within one lease time: an orphan still
+    // unclaimed after that is really one.
+    confirmAfterMs: config.leaseMs,
+    maxRequeues: config.sweep.maxRequeues,
+    giveUpAfterMs: config.sweep.giveUpAfterMs,
+  });
+  const maintenanceWorker = new Worker(MAINTENANCE_QUEUE, async () => sweep(), {
+    connection: bullConnection,
+    prefix,
     concurrency: 1,
   });
-  leaderboardWorker.on('failed', (job, err) => logger.error({ jobId: job?.id, err }, 'leaderboard job failed'));
+  maintenanceWorker.on('failed', (job, err) => logger.error({ jobId: job?.id, err }, 'battle sweep failed'));
+  maintenanceWorker.on('error', (err) => logger.debug({ err: err.message }, 'maintenance worker error'));
 
-  worker.on('failed', (job, err) => logger.error({ jobId: job?.id, err }, 'battle job failed'));
-  worker.on('error', (err) => logger.error({ err }, 'worker error'));
   await worker.waitUntilReady();
-  logger.info({ concurrency: config.concurrency, models: config.roster.map((m) => m.id) }, 'worker ready');
+  logger.info({ concurrency: config.concurrency, models: config.roster.map((m) => m.id), workerId, http: ops.url }, 'worker ready');
 
   return {
     worker,
-    close: async (graceMs = 25_000) => {
-      let timer: NodeJS.Timeout | undefined;
-      const forced = new Promise<'forced'>((resolve) => {
-        timer = setTimeout(() => resolve('forced'), graceMs);
-      });
-      const outcome = await Promise.race([worker.close().then(() => 'clean' as const), forced]);
-      clearTimeout(timer);
-      if (outcome === 'forced') await worker.close(true);
-      await leaderboardWorker.close();
-      await leaderboardQueue.close();
+    sweep,
+    httpUrl: ops.url,
+    close: async (graceMs = config.shutdownTimeoutMs - 3_000) => {
+      draining = true;
+      const closing = worker.close();
+      const settled = await Promise.race([closing.then(() => true), delay(Math.max(0, graceMs)).then(() => false)]);
+      if (!settled) {
+        for (const battleId of running.keys()) logger.warn({ battleId }, 'stopping a running battle; it goes back to the queue');
+        shutdown.abort();
+        const handedBack = await Promise.race([closing.then(() => true), delay(2_000).then(() => false)]);
+        if (!handedBack) await worker.close(true);
+      }
+      leases.stop();
+      await Promise.all([leaderboardWorker.close(), maintenanceWorker.close()]);
+      await Promise.all([leaderboardQueue.close(), maintenanceQueue.close(), battleQueue.close()]);
+      await moderation.close();
+      await metrics.close();
       await Promise.all([redis, cancelSub, bullConnection].map((r) => r.quit().catch(() => undefined)));
       await db.end();
+      await ops.close();
     },
   };
 }

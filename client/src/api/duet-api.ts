@@ -3,10 +3,12 @@ import type {
   CreateBattleResponse,
   HistoryResponse,
   Leaderboard,
+  Meta,
   SpecHistoryResponse,
   VoteRequest,
   VoteResponse,
 } from '@duet/shared';
+import { createBattleBody } from './create-battle-body.ts';
 import { api, postJson } from './http.ts';
 
 /** Asking and voting work signed in or not: a stale session falls back to anonymous. */
@@ -14,19 +16,11 @@ const ANYONE = { anonymousFallback: true };
 
 /** The REST calls of Duet, typed by the shared contracts. */
 export const duetApi = {
-  meta: () => api<{ demoModels: boolean; mode: 'blind' | 'named' }>('/api/meta'),
+  meta: () => api<Meta>('/api/meta'),
 
   /** JSON without an image; multipart with one. */
-  createBattle: (req: CreateBattleRequest, image?: File | null): Promise<CreateBattleResponse> => {
-    if (!image) return postJson('/api/battles', req, ANYONE);
-    const form = new FormData();
-    form.set('tool', req.tool);
-    form.set('text', req.text);
-    form.set('lang', req.lang);
-    form.set('inputs', JSON.stringify(req.inputs));
-    form.set('image', image);
-    return api('/api/battles', { method: 'POST', body: form }, ANYONE);
-  },
+  createBattle: (req: CreateBattleRequest, image?: File | null): Promise<CreateBattleResponse> =>
+    api('/api/battles', { method: 'POST', body: createBattleBody(req, image) }, ANYONE),
 
   vote: (battleId: string, body: VoteRequest) => postJson<VoteResponse>(`/api/battles/${battleId}/vote`, body, ANYONE),
 

@@ -7,7 +7,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly issues: Array<{ path: string; message: string }> = [],
+    readonly issues: NonNullable<ErrorResponse['error']['issues']> = [],
   ) {
     super(message);
     this.name = 'ApiError';

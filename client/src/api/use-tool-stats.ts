@@ -1,8 +1,6 @@
-import type { WinRate } from '@duet/shared';
+import type { StatsUpdate } from '@duet/shared/socket-events';
 import { useEffect, useRef } from 'react';
 import { getSocket } from './socket.ts';
-
-export type StatsUpdate = { tool: string; winRates: WinRate[] };
 
 /**
  * Watches tools' win rates while the component is shown: joins their rooms (again after a

@@ -1,11 +1,10 @@
-import type { BattleSnapshot, CreateBattleResponse, HistoryEntry, UserProfile, VoteResponse } from '@duet/shared';
-import type { SideView } from '@duet/shared/live';
+import type { CreateBattleResponse, ProfileResponse, VoteResponse } from '@duet/shared';
+import type { BattleSnapshot } from '@duet/shared/live';
+import type { QueuePlace } from '@duet/shared/socket-events';
 import { create } from 'zustand';
 
 /** The signed-in visitor's profile: `data` of `GET /api/v2/user/profile` (empty when signed out). */
-export interface Profile {
-  user?: UserProfile;
-}
+export type Profile = Partial<ProfileResponse['data']>;
 
 /** What the current battle has produced: its creation answer, then the vote's answer. */
 export interface PromptResult {
@@ -14,48 +13,36 @@ export interface PromptResult {
 }
 
 /**
- * Client state as the specification lists it: profile, uploaded image, prompt result, both
- * result texts, both progress values, and the history list. "GPT" and "Claude" in the
- * specification are sides A and B here: which model is on which side stays hidden until the vote.
+ * Client state as the specification lists it, kept once: profile, uploaded image, prompt result,
+ * and the live battle. The specification's other names are derived, never stored twice: both
+ * result texts and progress values by the selectors below, from `battle` ("GPT" and "Claude"
+ * there are sides A and B here: which model is on which side stays hidden until the vote), and
+ * the history list from the query cache (`cachedHistoryList` in `api/history-query.ts`).
  */
 export interface DuetState {
   profile: Profile;
   /** Object URL of the image picked for the current question ('' when none). */
   uploadedImage: string;
   promptResult: PromptResult;
-  resultA: string;
-  resultB: string;
-  progressA: number;
-  progressB: number;
-  historyList: HistoryEntry[];
   /** The live battle as the socket reports it. */
   battle: BattleSnapshot | null;
+  /** The battle's place in the queue while it waits for a worker (null once it starts, or unknown). */
+  queuePlace: QueuePlace | null;
 
   setProfile: (profile: Profile) => void;
   setUploadedImage: (url: string) => void;
   setPromptResult: (result: PromptResult) => void;
   setBattle: (battle: BattleSnapshot | null) => void;
-  setHistoryList: (list: HistoryEntry[]) => void;
+  setQueuePlace: (place: QueuePlace | null) => void;
   resetBattle: () => void;
 }
-
-const sideFields = (a: SideView | undefined, b: SideView | undefined) => ({
-  resultA: a?.text ?? '',
-  resultB: b?.text ?? '',
-  progressA: a?.progress ?? 0,
-  progressB: b?.progress ?? 0,
-});
 
 export const useDuetStore = create<DuetState>()((set) => ({
   profile: {},
   uploadedImage: '',
   promptResult: {},
-  resultA: '',
-  resultB: '',
-  progressA: 0,
-  progressB: 0,
-  historyList: [],
   battle: null,
+  queuePlace: null,
 
   setProfile: (profile) => set({ profile }),
   setUploadedImage: (uploadedImage) =>
@@ -64,7 +51,16 @@ export const useDuetStore = create<DuetState>()((set) => ({
       return { uploadedImage };
     }),
   setPromptResult: (promptResult) => set({ promptResult }),
-  setBattle: (battle) => set({ battle, ...sideFields(battle?.sides.a, battle?.sides.b) }),
-  setHistoryList: (historyList) => set({ historyList }),
-  resetBattle: () => set({ battle: null, promptResult: {}, ...sideFields(undefined, undefined) }),
+  setBattle: (battle) => set({ battle }),
+  setQueuePlace: (queuePlace) => set({ queuePlace }),
+  resetBattle: () => set({ battle: null, queuePlace: null, promptResult: {} }),
 }));
+
+/** The specification's "GPT result text": side A's text so far ('' with no battle). */
+export const selectResultA = (s: DuetState): string => s.battle?.sides.a.text ?? '';
+/** The specification's "Claude 3 result text": side B's text so far. */
+export const selectResultB = (s: DuetState): string => s.battle?.sides.b.text ?? '';
+/** The specification's first progress value: side A's, 0 to 100 (0 with no battle). */
+export const selectProgressA = (s: DuetState): number => s.battle?.sides.a.progress ?? 0;
+/** The specification's second progress value: side B's. */
+export const selectProgressB = (s: DuetState): number => s.battle?.sides.b.progress ?? 0;

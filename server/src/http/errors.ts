@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly issues?: FieldIssue[],
+    /** Seconds the client should wait before trying again (sent as `Retry-After`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -38,24 +40,69 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json(sendError(404, 'not_found', `No route for ${req.method} ${req.path}`));
 };
 
-/** The last middleware: every error becomes `{ error: { code, message } }` with its status. */
+/** SQLSTATEs and socket errors that mean PostgreSQL or Redis cannot be reached right now. */
+const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+const OUTAGE_MESSAGES =
+  /Connection is closed|Connection terminated|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Client has encountered a connection error|MaxRetriesPerRequest/i;
+
+/** Error codes for the 4xx statuses that body parsing and routing raise themselves. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  400: 'validation_failed',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/**
+ * What an error means for the client, when it is not a bug of ours: an `AppError` as it is; a 4xx
+ * raised by body-parser or the router (bad JSON, bad charset or encoding, malformed %-escapes); a
+ * value PostgreSQL refused as data (SQLSTATE class 22: the request carried it); or an outage of
+ * PostgreSQL or Redis (503, so the client tries again). Null for anything else: that is a 500.
+ */
+export function clientErrorOf(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (typeof err !== 'object' || err === null) return null;
+  const e = err as { status?: unknown; statusCode?: unknown; type?: unknown; code?: unknown; message?: unknown };
+  const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
+  if (status !== undefined && status >= 400 && status < 500) {
+    if (e.type === 'entity.parse.failed') return new AppError(400, 'validation_failed', 'The request body is not valid JSON');
+    if (e.type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'The request body is too large');
+    const message = typeof e.message === 'string' && e.message ? e.message : 'The request could not be read';
+    return new AppError(status, CODE_OF_STATUS[status] ?? 'validation_failed', message);
+  }
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (code.startsWith('22')) return new AppError(400, 'validation_failed', 'A value in the request is not valid');
+  if (OUTAGE_CODES.has(code) || code.startsWith('08') || (typeof e.message === 'string' && OUTAGE_MESSAGES.test(e.message))) {
+    return new AppError(503, 'unavailable', 'Duet cannot reach its database right now. Please try again in a moment.');
+  }
+  return null;
+}
+
+/**
+ * The last middleware: every error becomes `{ error: { code, message } }` with its status. Its log
+ * lines go through the request's own logger when there is one, so they carry the request id.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    if (err instanceof AppError) {
-      res.status(err.status).json(sendError(err.status, err.code, err.message, err.issues));
+  return (err: unknown, req, res, _next) => {
+    const log: Logger = (req as { log?: Logger }).log ?? logger;
+    if (res.headersSent) {
+      // Too late for an error body (a download failed midway): cut the response short.
+      log.warn({ err }, 'response failed after it started');
+      res.destroy();
       return;
     }
-    const e = err as { type?: string; status?: number; message?: string };
-    // body-parser's own failures: a JSON body too large or malformed.
-    if (e.type === 'entity.too.large') {
-      res.status(413).json(sendError(413, 'payload_too_large', 'The request body is too large'));
+    const known = clientErrorOf(err);
+    if (known) {
+      if (known.status === 503 && known.code === 'unavailable') {
+        // One line per refused request during an outage: the cause, not a stack trace each time.
+        const { code, message } = err as { code?: unknown; message?: unknown };
+        log.warn({ cause: { code, message } }, 'a backing service is unavailable');
+      }
+      if (known.retryAfterSeconds !== undefined || known.status === 503) res.set('Retry-After', String(known.retryAfterSeconds ?? 5));
+      res.status(known.status).json(sendError(known.status, known.code, known.message, known.issues));
       return;
     }
-    if (e.type === 'entity.parse.failed') {
-      res.status(400).json(sendError(400, 'validation_failed', 'The request body is not valid JSON'));
-      return;
-    }
-    logger.error({ err }, 'unhandled error');
+    log.error({ err }, 'unhandled error');
     res.status(500).json(sendError(500, 'internal', 'Something went wrong on our side. Please try again.'));
   };
 }

@@ -1,8 +1,21 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+/**
+ * The names node-pg-migrate records in `pgmigrations` for every migration file (the file name
+ * without its extension): the database is up to date when it lists them all.
+ */
+export function migrationNames(dir: string = MIGRATIONS_DIR): string[] {
+  return readdirSync(dir)
+    .filter((f) => !f.startsWith('.'))
+    .map((f) => path.parse(f).name)
+    .sort();
+}
 
 /** Creates the database named in `databaseUrl` when it does not exist yet. */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { BATTLE_QUEUE, RUN_BATTLE_JOB } from '@duet/shared';
+import { BATTLE_JOB_OPTIONS, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB } from '@duet/shared';
 import type { RunBattleJob } from '@duet/shared';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -9,14 +9,8 @@ export type BattleQueue = Queue<RunBattleJob, void, typeof RUN_BATTLE_JOB>;
 export function createBattleQueue(connection: Redis, prefix: string): BattleQueue {
   return new Queue<RunBattleJob, void, typeof RUN_BATTLE_JOB>(BATTLE_QUEUE, {
     connection,
-    prefix: `${prefix}:bull`,
-    defaultJobOptions: {
-      // A crashed worker's job is retried; the handler resumes and keeps finished answers.
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 2_000 },
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    prefix: bullPrefix(prefix),
+    defaultJobOptions: BATTLE_JOB_OPTIONS,
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { FAMILIES } from '../roster.ts';
 import { ZBattleInputsSchema, ZLanguageSchema } from './inputs.schema.ts';
+import { ZRequestTextSchema } from './text.schema.ts';
 
 export const SIDES = ['a', 'b'] as const;
 export const ZSideSchema = z.enum(SIDES);
@@ -11,16 +12,38 @@ export const WINNERS = ['a', 'b', 'tie', 'both_bad'] as const;
 export const ZWinnerSchema = z.enum(WINNERS);
 export type Winner = z.infer<typeof ZWinnerSchema>;
 
+/** `blind` hides which model is which until the vote; `named` shows them from the start (its votes never count). */
+export const BATTLE_MODES = ['blind', 'named'] as const;
+export const ZBattleModeSchema = z.enum(BATTLE_MODES);
+export type BattleMode = z.infer<typeof ZBattleModeSchema>;
+
+/** What viewers of a blind battle call each side before the vote. */
+export const BLIND_LABELS: Readonly<Record<Side, string>> = { a: 'Model A', b: 'Model B' };
+
+/** Why a side failed, as viewers are told. */
+export const SIDE_ERROR_CODES = [
+  'rate_limited',
+  'provider_unavailable',
+  'timeout',
+  'stream_cut',
+  'auth_failed',
+  'bad_request',
+  'model_unavailable',
+  'provider_error',
+  'battle_failed',
+] as const;
+export const ZSideErrorCodeSchema = z.enum(SIDE_ERROR_CODES);
+export type SideErrorCode = z.infer<typeof ZSideErrorCodeSchema>;
+
 export const FINISH_REASONS = ['stop', 'length', 'content_filter', 'cancelled', 'error'] as const;
 export const ZFinishReasonSchema = z.enum(FINISH_REASONS);
 export type FinishReason = z.infer<typeof ZFinishReasonSchema>;
 
 /** `POST /api/battles` body (JSON, or the fields of a multipart form with `inputs` as JSON text). */
 export const ZCreateBattleRequestSchema = z.object({
-  tool: z.string().min(1).max(100),
+  tool: ZRequestTextSchema.min(1).max(100),
   inputs: ZBattleInputsSchema.default({}),
-  text: z
-    .string()
+  text: ZRequestTextSchema
     .max(LIMITS.textMaxChars, `The question has at most ${LIMITS.textMaxChars} characters`)
     .default(''),
   /** The visitor's interface language: the models answer in it. */
@@ -49,11 +72,28 @@ export const ZAnswerStatsSchema = z.object({
 });
 export type AnswerStats = z.infer<typeof ZAnswerStatsSchema>;
 
+/**
+ * The figures a viewer is shown. Before the vote on a blind battle only the finish reason: token
+ * counts (tokenizers differ) and precise timings would tell the providers apart.
+ */
+export const ZShownStatsSchema = ZAnswerStatsSchema.partial().required({ finishReason: true });
+export type ShownStats = z.infer<typeof ZShownStatsSchema>;
+
+/** What a blind battle shows of an answer's figures before its vote. */
+export const concealStats = (stats: ShownStats): ShownStats => ({ finishReason: stats.finishReason });
+
+/** The secret a battle's creator got back: only its holder may vote on or cancel the battle. */
+const ZVoteTokenSchema = ZRequestTextSchema.min(1).max(200);
+
 export const ZVoteRequestSchema = z.object({
   winner: ZWinnerSchema,
-  voteToken: z.string().min(1).max(200),
+  voteToken: ZVoteTokenSchema,
 });
 export type VoteRequest = z.infer<typeof ZVoteRequestSchema>;
+
+/** `POST /api/battles/:id/cancel` body. */
+export const ZCancelRequestSchema = z.object({ voteToken: ZVoteTokenSchema });
+export type CancelRequest = z.infer<typeof ZCancelRequestSchema>;
 
 /** One model's record on one tool. `winRate` is a percentage of its voted battles that it won. */
 export const ZWinRateSchema = z.object({
@@ -74,10 +114,13 @@ export type WinRate = z.infer<typeof ZWinRateSchema>;
 
 export const ZRevealedSideSchema = z.object({ label: z.string(), model: z.string(), family: z.enum(FAMILIES) });
 
+/** A side as the vote reveals it: the model, and the figures a blind battle kept back until now. */
+export const ZVotedSideSchema = ZRevealedSideSchema.extend({ stats: ZAnswerStatsSchema.nullable() });
+
 export const ZVoteResponseSchema = z.object({
   battleId: z.string().uuid(),
   winner: ZWinnerSchema,
-  sides: z.object({ a: ZRevealedSideSchema, b: ZRevealedSideSchema }),
+  sides: z.object({ a: ZVotedSideSchema, b: ZVotedSideSchema }),
   winRates: z.array(ZWinRateSchema),
 });
 export type VoteResponse = z.infer<typeof ZVoteResponseSchema>;

@@ -14,10 +14,15 @@ export const ERROR_CODES = [
   'already_voted',
   'battle_not_finished',
   'rate_limited',
+  'too_many_rooms',
+  'too_many_connections',
+  'unsupported_media_type',
+  'origin_not_allowed',
   'not_registered',
   'invalid_token',
   'unauthorized',
   'unavailable',
+  'busy',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ZBattleInputsSchema } from './inputs.schema.ts';
+import { ZRequestTextSchema } from './text.schema.ts';
 import { ZAnswerStatsSchema, ZRevealedSideSchema, ZWinRateSchema, ZWinnerSchema } from './battle.schema.ts';
 
 export const ZHistoryQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
+  cursor: ZRequestTextSchema.max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 

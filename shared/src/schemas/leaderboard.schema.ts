@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FAMILIES } from '../roster.ts';
+import { ZRequestTextSchema } from './text.schema.ts';
 
 /** One model's place on the leaderboard (Bradley-Terry rating on a 400-point scale around 1000). */
 export const ZLeaderboardModelSchema = z.object({
@@ -30,7 +31,7 @@ export const ZLeaderboardSchema = z.object({
 });
 export type Leaderboard = z.infer<typeof ZLeaderboardSchema>;
 
-export const ZLeaderboardQuerySchema = z.object({ tool: z.string().max(100).optional() });
+export const ZLeaderboardQuerySchema = z.object({ tool: ZRequestTextSchema.max(100).optional() });
 
 /** Why a stored vote does not count toward ratings and win rates. */
 export const UNCOUNTED_REASONS = ['named_mode', 'side_failed', 'model_named', 'daily_cap'] as const;

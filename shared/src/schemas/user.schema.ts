@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRequestTextSchema } from './text.schema.ts';
 
 /** The provider the specification records for every account. */
 export const AUTH_PROVIDER = 'firebase';
@@ -12,15 +13,15 @@ export const SIGNUP_GIFTS = { writingMonths: 1, drawingTokens: 130 } as const;
 /** `POST /api/v2/user/signup`: a Firebase ID token and the campaign tag. */
 export const ZSignupRequestSchema = z.object({
   provider: z.literal(AUTH_PROVIDER),
-  token: z.string().min(1).max(8_192),
-  event: z.string().min(1).max(64),
+  token: ZRequestTextSchema.min(1).max(8_192),
+  event: ZRequestTextSchema.min(1).max(64),
 });
 export type SignupRequest = z.infer<typeof ZSignupRequestSchema>;
 
 /** `POST /api/v2/user/login`: a Firebase ID token. */
 export const ZLoginRequestSchema = z.object({
   provider: z.literal(AUTH_PROVIDER),
-  token: z.string().min(1).max(8_192),
+  token: ZRequestTextSchema.min(1).max(8_192),
 });
 export type LoginRequest = z.infer<typeof ZLoginRequestSchema>;
 

@@ -2,11 +2,13 @@ import { findTool, SIDES } from '@duet/shared';
 import type { ModelSpec, Side } from '@duet/shared';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
+import { retrying } from '../infra/retry.ts';
 import type { BattlePublisher } from '../live/battle-publisher.ts';
+import type { BattleMetrics } from '../observability/metrics.ts';
 import type { ModelProvider } from '../providers/provider.ts';
 import * as repo from '../store/battle.repo.ts';
 import type { SideResult } from './run-side.ts';
-import { runSide, userMessage } from './run-side.ts';
+import { CHARS_PER_TOKEN_CAP, runSide, userMessage } from './run-side.ts';
 
 export interface RunBattleDeps {
   db: Db;
@@ -20,16 +22,45 @@ export interface RunBattleDeps {
   idleTimeoutMs: number;
   retries: number;
   retryBaseMs: number;
+  /**
+   * How long a finished answer is retried into PostgreSQL before the job gives up. Meanwhile it
+   * is kept in memory, and in the battle's stream for a later attempt.
+   */
+  storeRetryMs: number;
+  /** Runs once both answers are stored, before the battle is marked finished (moderation). Must not throw. */
+  afterStored?: (battleId: string) => Promise<void>;
+  /** Per model: how each answer went, and provider errors. */
+  metrics?: BattleMetrics;
 }
 
-export type RunBattle = (battleId: string, signal: AbortSignal) => Promise<void>;
+/** Signals of one run: the visitor's cancel, and `stop` (shutdown, or another worker took the battle). */
+export interface RunSignals {
+  cancel: AbortSignal;
+  stop: AbortSignal;
+}
+
+export type RunBattle = (battleId: string, signals: RunSignals) => Promise<void>;
+
+/**
+ * The run was stopped before it could finish (shutdown, lost lease). Unfinished sides were not
+ * stored, so another worker runs them again; finished ones are stored or in the stream.
+ */
+export class RunStopped extends Error {
+  constructor() {
+    super('The battle run was stopped before it finished');
+    this.name = 'RunStopped';
+  }
+}
 
 /**
  * Runs one battle: both models at once, each streamed to viewers and stored when it ends.
- * Safe to run again after a crash: stored sides are kept, unfinished ones start over.
+ * Safe to run again after a crash: stored sides are kept; a side that finished but was not
+ * stored is stored from the stream without asking its model again; others start over.
+ * PostgreSQL being down does not lose a finished answer: viewers are told it is being saved, and
+ * storing is retried with backoff.
  */
 export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
-  return async function runBattle(battleId, signal) {
+  return async function runBattle(battleId, signals) {
     const log = deps.logger.child({ battleId });
     const battle = await repo.loadBattle(deps.db, battleId);
     if (!battle) {
@@ -40,63 +71,109 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
     const tool = findTool(battle.tool);
     if (!tool) throw new Error(`Unknown tool ${battle.tool}`);
 
-    const done = await repo.finishedSides(deps.db, battleId);
+    const stored = await repo.finishedSides(deps.db, battleId);
     const resume = await deps.publisher.resumePoint(battleId);
     const image = battle.hasImage ? ((await repo.loadImage(deps.db, battleId)) ?? undefined) : undefined;
     const prompt = tool.prompt({ inputs: battle.inputs, text: battle.text, hasImage: image !== undefined, lang: battle.lang });
     await repo.markRunning(deps.db, battleId);
 
-    const cancel = new AbortController();
-    const onAbort = () => cancel.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted || (await deps.isCancelled(battleId))) cancel.abort();
+    const cancelled = new AbortController();
+    const onCancel = () => cancelled.abort();
+    signals.cancel.addEventListener('abort', onCancel, { once: true });
+    if (signals.cancel.aborted || (await deps.isCancelled(battleId))) cancelled.abort();
+    const halt = AbortSignal.any([cancelled.signal, signals.stop]);
+    const keep = <T>(what: string, fn: () => Promise<T>) =>
+      retrying(fn, {
+        maxMs: deps.storeRetryMs,
+        signal: signals.stop,
+        onError: (err, attempt) => {
+          if (attempt % 10 === 0) log.warn({ err, attempt }, `could not ${what}; retrying`);
+        },
+      }).catch((err: unknown) => {
+        // Stopped while PostgreSQL was away: the answer waits in the stream for the next attempt.
+        throw signals.stop.aborted ? new RunStopped() : err;
+      });
 
-    const runOne = async (side: Side): Promise<void> => {
+    const answer = async (side: Side): Promise<SideResult> => {
+      const earlier = resume[side].saving;
+      if (earlier && earlier.chars === resume[side].text.length) {
+        log.info({ side }, 'storing a side an earlier attempt finished, from its stream');
+        return { text: resume[side].text, stats: earlier.stats, error: earlier.error };
+      }
       const modelId = battle.models[side];
       const provider = deps.providerFor(modelId);
-      const result: SideResult = provider
-        ? await runSide({
-            battleId,
-            side,
-            provider,
-            request: {
-              system: prompt.system,
-              user: prompt.user,
-              image,
-              maxTokens: tool.maxTokens,
-              context: { tool: tool.slug, lang: battle.lang, inputs: battle.inputs, text: battle.text, hasImage: !!image },
-            },
-            cancel: cancel.signal,
-            publish: deps.publisher.publish,
-            startSeq: resume[side].seq,
-            resetFirst: resume[side].streamed,
-            flushMs: deps.flushMs,
-            idleTimeoutMs: deps.idleTimeoutMs,
-            retries: deps.retries,
-            retryBaseMs: deps.retryBaseMs,
-            onProviderError: (err, attempt, willRetry) =>
-              log.warn({ side, model: modelId, code: err.code, status: err.status, attempt, willRetry, msg: err.message }, 'provider error'),
-          })
-        : unavailable();
-      // Store first, then announce: once a viewer sees both sides end, a vote can count on them.
-      await repo.insertAnswer(deps.db, { battleId, side, model: modelId, text: result.text, stats: result.stats, error: result.error });
-      if (result.error) {
-        await deps.publisher.publish({ type: 'error', battleId, side, ...result.error });
-      } else {
-        await deps.publisher.publish({ type: 'progress', battleId, side, progress: 100 });
-        await deps.publisher.publish({ type: 'done', battleId, side, stats: result.stats });
+      if (!provider) {
+        log.warn({ side, model: modelId }, 'this worker has no such model in its roster');
+        deps.metrics?.providerError(modelId, 'model_unavailable', false);
+        return unavailable();
       }
-      log.info({ side, model: modelId, ...result.stats, error: result.error?.code }, 'side ended');
+      const result = await runSide({
+        battleId,
+        side,
+        provider,
+        request: {
+          system: prompt.system,
+          user: prompt.user,
+          image,
+          maxTokens: tool.maxTokens,
+          context: { tool: tool.slug, lang: battle.lang, inputs: battle.inputs, text: battle.text, hasImage: !!image },
+        },
+        cancel: halt,
+        publish: deps.publisher.publish,
+        epoch: () => deps.publisher.epoch,
+        maxChars: tool.maxTokens * CHARS_PER_TOKEN_CAP,
+        startSeq: resume[side].seq,
+        resetFirst: resume[side].streamed,
+        flushMs: deps.flushMs,
+        idleTimeoutMs: deps.idleTimeoutMs,
+        retries: deps.retries,
+        retryBaseMs: deps.retryBaseMs,
+        onProviderError: (err, attempt, willRetry) => {
+          log.warn({ side, model: modelId, code: err.code, status: err.status, attempt, willRetry, msg: err.message }, 'provider error');
+          deps.metrics?.providerError(modelId, err.code, willRetry);
+        },
+      });
+      deps.metrics?.sideEnded(modelId, result);
+      if (result.stats.finishReason === 'cancelled' && signals.stop.aborted && !cancelled.signal.aborted) throw new RunStopped();
+      return result;
+    };
+
+    let moderated: Promise<void> | null = null;
+    const afterStoredOnce = () => (moderated ??= deps.afterStored?.(battleId) ?? Promise.resolve());
+
+    const runOne = async (side: Side): Promise<void> => {
+      const result = await answer(side);
+      // In the stream before it is stored: if this worker dies now, the next attempt stores it from there.
+      await deps.publisher
+        .publish({ type: 'saving', battleId, side, chars: result.text.length, stats: result.stats, error: result.error })
+        .catch((err: unknown) => log.warn({ err, side }, 'could not announce saving'));
+      // Store first, then announce: once a viewer sees both sides end, a vote can count on them.
+      await keep('store the answer', () =>
+        repo.insertAnswer(deps.db, { battleId, side, model: battle.models[side], text: result.text, stats: result.stats, error: result.error }),
+      );
+      stored.add(side);
+      // The last side is announced only once the battle is moderated, so it is listed in public
+      // history by the time anyone can vote on it.
+      if (stored.size === SIDES.length) await afterStoredOnce();
+      const end = async () => {
+        const chars = result.text.length;
+        // An end brings its side to 100% progress: no separate progress event.
+        if (result.error) return deps.publisher.publishSurely({ type: 'error', battleId, side, ...result.error, chars }, signals.stop);
+        await deps.publisher.publishSurely({ type: 'done', battleId, side, stats: result.stats, chars }, signals.stop);
+      };
+      await end().catch((err: unknown) => log.warn({ err, side }, 'could not announce the end of a side; snapshots have it'));
+      log.info({ side, model: battle.models[side], ...result.stats, error: result.error?.code }, 'side ended');
     };
 
     try {
       // One side failing never stops the other: each side settles on its own.
-      const outcomes = await Promise.allSettled(SIDES.filter((s) => !done.has(s)).map(runOne));
+      const outcomes = await Promise.allSettled(SIDES.filter((s) => !stored.has(s)).map(runOne));
       const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
       if (failed) throw failed.reason;
-      await repo.markFinished(deps.db, battleId);
+      await afterStoredOnce();
+      await keep('mark the battle finished', () => repo.markFinished(deps.db, battleId));
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      signals.cancel.removeEventListener('abort', onCancel);
     }
   };
 }
@@ -107,6 +184,36 @@ function unavailable(): SideResult {
     error: { code: 'model_unavailable', message: userMessage('model_unavailable') },
     stats: { finishReason: 'error', inputTokens: null, outputTokens: null, ttftMs: null, durationMs: 0 },
   };
+}
+
+/**
+ * Ends a battle that cannot be run (its job failed for good, or the sweeper gave up on it): every
+ * side not stored is stored as failed, with what text its stream had, and viewers are told.
+ */
+export async function closeBattle(
+  deps: Pick<RunBattleDeps, 'db' | 'publisher' | 'logger'>,
+  battleId: string,
+): Promise<void> {
+  const battle = await repo.loadBattle(deps.db, battleId);
+  if (!battle || battle.status === 'finished') return;
+  const stored = await repo.finishedSides(deps.db, battleId);
+  const resume = await deps.publisher.resumePoint(battleId).catch(() => null);
+  const error = { code: 'battle_failed' as const, message: userMessage('battle_failed') };
+  for (const side of SIDES.filter((s) => !stored.has(s))) {
+    const text = resume?.[side].text ?? '';
+    await repo.insertAnswer(deps.db, {
+      battleId,
+      side,
+      model: battle.models[side],
+      text,
+      stats: { finishReason: 'error', inputTokens: null, outputTokens: null, ttftMs: null, durationMs: 0 },
+      error,
+    });
+    // One try: if Redis is away, snapshots read the stored answer and gateways ask viewers to resync.
+    await deps.publisher.publish({ type: 'error', battleId, side, ...error, chars: text.length }).catch(() => undefined);
+  }
+  await repo.markFinished(deps.db, battleId);
+  deps.logger.warn({ battleId, sides: SIDES.filter((s) => !stored.has(s)) }, 'closed a battle that could not be completed');
 }
 
 /** Builds the id → adapter lookup for a roster. */

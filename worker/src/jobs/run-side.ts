@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AnswerStats, BattleEvent, FinishReason, Side } from '@duet/shared';
+import type { AnswerStats, BattleEvent, FinishReason, Side, SideErrorCode } from '@duet/shared';
 import type { ChatRequest, ModelProvider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';
 
@@ -10,7 +10,18 @@ export interface SideRunOptions {
   request: Omit<ChatRequest, 'signal'>;
   /** Aborted when the battle is cancelled or the worker shuts down. */
   cancel: AbortSignal;
+  /** One try at sending an event; a failure is remembered and mended by the next delta. */
   publish: (event: BattleEvent) => Promise<void>;
+  /**
+   * Goes up whenever the link to viewers (Redis) dropped: what was sent may be lost, so the next
+   * delta carries the whole text so far (`reset`) instead of the new part.
+   */
+  epoch?: () => number;
+  /**
+   * The longest answer kept, in characters. A provider that ignores the token cap is stopped here
+   * and the side ends with `length`, as if the cap had been honoured.
+   */
+  maxChars?: number;
   /** Last delta seq already in the battle's stream (from an earlier attempt). */
   startSeq: number;
   /** An earlier attempt streamed text: the first delta replaces it. */
@@ -25,11 +36,11 @@ export interface SideRunOptions {
 export interface SideResult {
   text: string;
   stats: AnswerStats;
-  error: { code: string; message: string } | null;
+  error: { code: SideErrorCode; message: string } | null;
 }
 
 /** What viewers read when a side fails; provider messages may carry details not meant for them. */
-const USER_MESSAGES: Record<string, string> = {
+const USER_MESSAGES: Record<SideErrorCode, string> = {
   rate_limited: 'The model is busy right now. Please try again in a moment.',
   provider_unavailable: 'The model could not be reached. Please try again.',
   timeout: 'The model stopped answering.',
@@ -37,8 +48,10 @@ const USER_MESSAGES: Record<string, string> = {
   auth_failed: 'This model is not available right now.',
   bad_request: 'The model could not take this question.',
   model_unavailable: 'This model is not available right now.',
+  battle_failed: 'This battle could not be completed. Please ask again.',
+  provider_error: 'The model failed to answer.',
 };
-export const userMessage = (code: string): string => USER_MESSAGES[code] ?? 'The model failed to answer.';
+export const userMessage = (code: SideErrorCode): string => USER_MESSAGES[code];
 
 /**
  * Progress of a streaming answer, 0 to 99 (100 is sent when it ends). Answers seldom reach the
@@ -55,17 +68,26 @@ function asProviderError(err: unknown): ProviderError {
   return new ProviderError(message, 'provider_error', false);
 }
 
+/** Characters allowed per token of the cap: about 4 per token in English, fewer in Korean, plus a margin of 50%. */
+export const CHARS_PER_TOKEN_CAP = 6;
+
 /**
  * Streams one side: retries transient errors while nothing has been shown, gives up on a model
- * that goes quiet, gathers deltas and sends them at most every `flushMs`, and always returns a
- * result (it never throws): done, cancelled, or failed with partial text.
+ * that goes quiet, stops one that runs past the cap, gathers deltas and sends them at most every
+ * `flushMs`, and always returns a result (it never throws): done, cancelled, or failed with
+ * partial text.
  */
 export async function runSide(o: SideRunOptions): Promise<SideResult> {
   const started = performance.now();
+  const maxChars = o.maxChars ?? Number.POSITIVE_INFINITY;
+  const epochNow = o.epoch ?? (() => 0);
   let text = '';
-  let pending = '';
+  let capped = false;
   let seq = o.startSeq;
-  let reset = o.resetFirst;
+  // How much of `text` viewers are known to have; when unsure, the next delta resends it all.
+  let sentChars = 0;
+  let resync = o.resetFirst;
+  let epoch = epochNow();
   let ttftMs: number | null = null;
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;
@@ -73,33 +95,73 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
   let error: SideResult['error'] = null;
   let lastProgress = 0;
   let flushTimer: NodeJS.Timeout | null = null;
+  /** When the last delta went out (`performance.now()`), for the at-most-every-`flushMs` rule. */
+  let lastFlushAt = Number.NEGATIVE_INFINITY;
   // Publishes run one after another, so viewers get deltas in order.
   let chain: Promise<void> = Promise.resolve();
 
-  const enqueue = (event: BattleEvent) => {
-    chain = chain.then(() => o.publish(event)).catch(() => undefined);
+  const enqueue = (send: () => Promise<void>) => {
+    chain = chain.then(send).catch(() => undefined);
+  };
+
+  /** Sends the text up to `upTo`: the new part, or all of it when viewers may have missed some. */
+  const sendText = async (upTo: number, progress: number | undefined) => {
+    if (epochNow() !== epoch) {
+      epoch = epochNow();
+      resync = true;
+    }
+    if (!resync && upTo <= sentChars) return;
+    const reset = resync;
+    seq += 1;
+    const event: BattleEvent = {
+      type: 'delta',
+      battleId: o.battleId,
+      side: o.side,
+      seq,
+      text: reset ? text.slice(0, upTo) : text.slice(sentChars, upTo),
+      ...(reset ? { reset: true } : {}),
+      ...(progress === undefined ? {} : { progress }),
+    };
+    try {
+      await o.publish(event);
+      sentChars = upTo;
+      resync = false;
+    } catch (err) {
+      resync = true;
+      throw err;
+    }
   };
 
   const flush = () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
-    if (!pending) return;
-    seq += 1;
-    enqueue({ type: 'delta', battleId: o.battleId, side: o.side, seq, text: pending, ...(reset ? { reset: true } : {}) });
-    reset = false;
-    pending = '';
-    const progress = estimateProgress(text.length, o.request.maxTokens);
-    if (progress > lastProgress) {
-      lastProgress = progress;
-      enqueue({ type: 'progress', battleId: o.battleId, side: o.side, progress });
-    }
+    lastFlushAt = performance.now();
+    const upTo = text.length;
+    if (upTo === 0 && !resync) return;
+    // Progress rides on the delta when it went up: one message per flush, not two.
+    const estimate = estimateProgress(upTo, o.request.maxTokens);
+    const progress = estimate > lastProgress ? estimate : undefined;
+    if (progress !== undefined) lastProgress = progress;
+    enqueue(() => sendText(upTo, progress));
   };
 
-  const onText = (chunk: string) => {
-    if (ttftMs === null) ttftMs = Math.round(performance.now() - started);
-    text += chunk;
-    pending += chunk;
-    flushTimer ??= setTimeout(flush, o.flushMs);
+  const onText = (chunk: string, stop: () => void) => {
+    const first = ttftMs === null;
+    if (first) ttftMs = Math.round(performance.now() - started);
+    if (text.length + chunk.length > maxChars) {
+      text += chunk.slice(0, maxChars - text.length);
+      capped = true;
+      stop();
+    } else {
+      text += chunk;
+    }
+    // At most one delta every `flushMs` per side, and no later than that: text goes out at once
+    // when the last delta is that old (the first token always), else when it will be. A fast
+    // model does not send a message per token; a slow one is not held back.
+    if (flushTimer) return;
+    const wait = lastFlushAt + o.flushMs - performance.now();
+    if (wait <= 0) flush();
+    else flushTimer = setTimeout(flush, wait);
   };
 
   for (let attempt = 0; ; attempt++) {
@@ -125,7 +187,8 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
       for await (const chunk of o.provider.stream({ ...o.request, signal: ac.signal })) {
         armIdle();
         if (chunk.type === 'text') {
-          if (chunk.text) onText(chunk.text);
+          if (chunk.text) onText(chunk.text, () => ac.abort());
+          if (capped) break;
         } else if (chunk.type === 'usage') {
           inputTokens = chunk.inputTokens ?? inputTokens;
           outputTokens = chunk.outputTokens ?? outputTokens;
@@ -133,11 +196,19 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
           finishReason = chunk.reason;
         }
       }
+      if (capped) {
+        finishReason = 'length';
+        break;
+      }
       if (timedOut) throw new ProviderError('The model sent nothing for too long', 'timeout', true);
       if (o.cancel.aborted) finishReason = 'cancelled';
       finishReason ??= 'stop';
       break;
     } catch (err) {
+      if (capped) {
+        finishReason = 'length';
+        break;
+      }
       if (o.cancel.aborted && !timedOut) {
         finishReason = 'cancelled';
         break;

@@ -1,6 +1,6 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { FinishReason, ModelSpec } from '@duet/shared';
-import { errorFromStatus, ProviderError } from './provider.ts';
+import { classifySdkError, finishOf } from './provider.ts';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
 
 type StreamParams = Anthropic.Messages.MessageCreateParamsStreaming;
@@ -52,20 +52,14 @@ async function* streamMessage(client: Anthropic, model: string, req: ChatRequest
     const stream = await client.messages
       .create(buildParams(model, req), { signal: req.signal })
       .catch((err: unknown) => {
-        throw toProviderError(err);
+        throw classify(err, false);
       });
     // On abort the SDK ends this iteration quietly instead of throwing.
     for await (const event of stream) yield* readEvent(event, state);
   } catch (err) {
-    if (!req.signal.aborted) throw toStreamError(err);
+    if (!req.signal.aborted) throw classify(err, true);
   }
-
-  if (req.signal.aborted) {
-    yield { type: 'finish', reason: 'cancelled' };
-    return;
-  }
-  if (!state.finish) throw new ProviderError('The stream ended before the model finished its answer', 'stream_cut', false);
-  yield { type: 'finish', reason: state.finish };
+  yield finishOf(req.signal, state.finish);
 }
 
 /** Turns one wire event into chunks, noting usage and the stop reason in `state`. */
@@ -119,36 +113,13 @@ function mapStopReason(reason: StopReason): FinishReason {
   return 'stop';
 }
 
-/** Classifies an error the SDK threw while opening the stream. */
-function toProviderError(err: unknown): ProviderError {
-  if (err instanceof ProviderError) return err;
-  // The timeout class extends the connection class: test it first.
-  if (err instanceof APIConnectionTimeoutError) return new ProviderError(err.message, 'timeout', true);
-  if (err instanceof APIConnectionError) return new ProviderError(err.message, 'provider_unavailable', true);
-  if (err instanceof APIError) return errorFromStatus(err.status ?? statusOfType(err.type), err.message);
-  return new ProviderError(messageOf(err), 'provider_error', false);
-}
-
 /**
- * The status of an error that arrived as an `event: error` inside a stream, which has none.
- * Only a rate limit needs one; any other such error is already retryable without a status.
+ * Classifies what the SDK threw. An `event: error` inside a stream (e.g. `overloaded_error`) is an
+ * `APIError` without a status: only a rate limit needs one, any other such error is already
+ * retryable without it.
  */
-function statusOfType(type: string | null): number | undefined {
-  return type === 'rate_limit_error' ? 429 : undefined;
-}
-
-/**
- * Classifies an error thrown while reading the stream. An `event: error` (e.g. `overloaded_error`)
- * is an `APIError` without a status; a malformed event a `SyntaxError`; anything else is the
- * connection dropping mid-answer.
- */
-function toStreamError(err: unknown): ProviderError {
-  if (err instanceof ProviderError) return err;
-  if (err instanceof APIError) return toProviderError(err);
-  if (err instanceof SyntaxError) return new ProviderError(err.message, 'provider_error', false);
-  return new ProviderError(`The stream was cut off: ${messageOf(err)}`, 'stream_cut', false);
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+const classify = (err: unknown, midStream: boolean) =>
+  classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError }, {
+    midStream,
+    statusOf: (e) => ((e as { type?: string | null }).type === 'rate_limit_error' ? 429 : undefined),
+  });

@@ -1,3 +1,4 @@
+// Over 300 lines for now: the demo models' content for all 13 tools in both languages; it is to be split into a demo/ folder by concern.
 import type { BattleInputs, FinishReason, Language, ModelSpec } from '@duet/shared';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
 

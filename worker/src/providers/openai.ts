@@ -1,7 +1,9 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { FinishReason, ModelSpec } from '@duet/shared';
-import { errorFromStatus, ProviderError } from './provider.ts';
+import { classifySdkError, finishOf } from './provider.ts';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
+
+const SDK = { APIError, APIConnectionError, APIConnectionTimeoutError };
 
 type ChatStreamParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 type UserContent = OpenAI.Chat.Completions.ChatCompletionUserMessageParam['content'];
@@ -37,7 +39,7 @@ async function* streamChat(client: OpenAI, model: string, req: ChatRequest): Asy
     const stream = await client.chat.completions
       .create(buildParams(model, req), { signal: req.signal })
       .catch((err: unknown) => {
-        throw toProviderError(err);
+        throw classifySdkError(err, SDK, { midStream: false });
       });
     // On abort the SDK ends this iteration quietly instead of throwing.
     for await (const chunk of stream) {
@@ -49,15 +51,9 @@ async function* streamChat(client: OpenAI, model: string, req: ChatRequest): Asy
       }
     }
   } catch (err) {
-    if (!req.signal.aborted) throw toStreamError(err);
+    if (!req.signal.aborted) throw classifySdkError(err, SDK, { midStream: true });
   }
-
-  if (req.signal.aborted) {
-    yield { type: 'finish', reason: 'cancelled' };
-    return;
-  }
-  if (!finish) throw new ProviderError('The stream ended before the model finished its answer', 'stream_cut', false);
-  yield { type: 'finish', reason: finish };
+  yield finishOf(req.signal, finish);
 }
 
 function buildParams(model: string, req: ChatRequest): ChatStreamParams {
@@ -88,29 +84,4 @@ function mapFinishReason(reason: NonNullable<WireFinishReason>): FinishReason {
   if (reason === 'content_filter') return 'content_filter';
   // `stop`, and `tool_calls`/`function_call`, which Duet never asks for.
   return 'stop';
-}
-
-/** Classifies an error the SDK threw while opening the stream. */
-function toProviderError(err: unknown): ProviderError {
-  if (err instanceof ProviderError) return err;
-  // The timeout class extends the connection class: test it first.
-  if (err instanceof APIConnectionTimeoutError) return new ProviderError(err.message, 'timeout', true);
-  if (err instanceof APIConnectionError) return new ProviderError(err.message, 'provider_unavailable', true);
-  if (err instanceof APIError) return errorFromStatus(err.status, err.message);
-  return new ProviderError(messageOf(err), 'provider_error', false);
-}
-
-/**
- * Classifies an error thrown while reading the stream. An `error` object inside the stream is an
- * `APIError`; a malformed chunk a `SyntaxError`; anything else is the connection dropping mid-answer.
- */
-function toStreamError(err: unknown): ProviderError {
-  if (err instanceof ProviderError) return err;
-  if (err instanceof APIError) return toProviderError(err);
-  if (err instanceof SyntaxError) return new ProviderError(err.message, 'provider_error', false);
-  return new ProviderError(`The stream was cut off: ${messageOf(err)}`, 'stream_cut', false);
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

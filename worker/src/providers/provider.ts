@@ -1,4 +1,4 @@
-import type { BattleInputs, FinishReason, ImageMimeType, Language, ModelSpec } from '@duet/shared';
+import type { BattleInputs, FinishReason, ImageMimeType, Language, ModelSpec, SideErrorCode } from '@duet/shared';
 
 /** One request to one model. */
 export interface ChatRequest {
@@ -29,8 +29,8 @@ export interface ModelProvider {
 export class ProviderError extends Error {
   constructor(
     message: string,
-    /** Stable code shown to viewers: `rate_limited`, `provider_unavailable`, `bad_request`, `auth_failed`, `timeout`, `stream_cut`, `provider_error`. */
-    readonly code: string,
+    /** Stable code shown to viewers. */
+    readonly code: SideErrorCode,
     /** True for 429, 5xx and connection failures. */
     readonly retryable: boolean,
     readonly status?: number,
@@ -47,4 +47,40 @@ export function errorFromStatus(status: number | undefined, message: string): Pr
   if (status !== undefined && status >= 500) return new ProviderError(message, 'provider_unavailable', true, status);
   if (status !== undefined && status >= 400) return new ProviderError(message, 'bad_request', false, status);
   return new ProviderError(message, 'provider_unavailable', true, status);
+}
+
+/** The error classes an official SDK throws (OpenAI's and Anthropic's have the same shape). */
+export interface SdkErrorClasses {
+  APIError: abstract new (...args: never[]) => Error & { status?: number | undefined };
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+}
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Classifies what an SDK threw. `statusOf` recovers a status an error carries only in its body
+ * (an `event: error` inside an Anthropic stream has none). While opening the stream anything
+ * unknown is a non-retryable `provider_error`; `midStream`, a malformed chunk is one too, and any
+ * other failure is the connection dropping mid-answer (`stream_cut`).
+ */
+export function classifySdkError(
+  err: unknown,
+  sdk: SdkErrorClasses,
+  opts: { midStream: boolean; statusOf?: (err: Error & { status?: number | undefined }) => number | undefined },
+): ProviderError {
+  if (err instanceof ProviderError) return err;
+  // The timeout class extends the connection class: test it first.
+  if (err instanceof sdk.APIConnectionTimeoutError) return new ProviderError(err.message, 'timeout', true);
+  if (err instanceof sdk.APIConnectionError) return new ProviderError(err.message, 'provider_unavailable', true);
+  if (err instanceof sdk.APIError) return errorFromStatus(err.status ?? opts.statusOf?.(err), err.message);
+  if (!opts.midStream || err instanceof SyntaxError) return new ProviderError(messageOf(err), 'provider_error', false);
+  return new ProviderError(`The stream was cut off: ${messageOf(err)}`, 'stream_cut', false);
+}
+
+/** The end every adapter gives a stream: cancelled when aborted, cut when no finish reason came. */
+export function finishOf(signal: AbortSignal, finish: FinishReason | undefined): StreamChunk {
+  if (signal.aborted) return { type: 'finish', reason: 'cancelled' };
+  if (!finish) throw new ProviderError('The stream ended before the model finished its answer', 'stream_cut', false);
+  return { type: 'finish', reason: finish };
 }

@@ -53,8 +53,12 @@ export async function finishedSides(db: Db, battleId: string): Promise<Set<Side>
   return new Set(rows.map((r) => r.side));
 }
 
+/** A worker has the battle in hand: it is running, and no longer an orphan for the sweeper. */
 export async function markRunning(db: Db, battleId: string): Promise<void> {
-  await db.query(`UPDATE battles SET status = 'running' WHERE id = $1 AND status = 'queued'`, [battleId]);
+  await db.query(
+    `UPDATE battles SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END, orphaned_at = NULL WHERE id = $1`,
+    [battleId],
+  );
 }
 
 export async function markFinished(db: Db, battleId: string): Promise<void> {
@@ -91,4 +95,37 @@ export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
       a.error?.message ?? null,
     ],
   );
+}
+
+/** An unfinished battle, as the sweeper sees it. */
+export interface UnfinishedBattle {
+  id: string;
+  createdAt: Date;
+  requeues: number;
+  orphanedAt: Date | null;
+}
+
+/** Battles still queued or running that were created before `olderThanMs` ago, oldest first. */
+export async function unfinishedBattles(db: Db, olderThanMs: number, limit: number): Promise<UnfinishedBattle[]> {
+  const { rows } = await db.query<{ id: string; created_at: Date; requeues: number; orphaned_at: Date | null }>(
+    `SELECT id, created_at, requeues, orphaned_at FROM battles
+      WHERE status IN ('queued', 'running') AND created_at < now() - make_interval(secs => $1::float8 / 1000)
+      ORDER BY created_at LIMIT $2`,
+    [olderThanMs, limit],
+  );
+  return rows.map((r) => ({ id: r.id, createdAt: r.created_at, requeues: r.requeues, orphanedAt: r.orphaned_at }));
+}
+
+/** Notes the first sweep that found the battle with no job and no worker. */
+export async function markOrphaned(db: Db, battleId: string): Promise<void> {
+  await db.query(`UPDATE battles SET orphaned_at = now() WHERE id = $1 AND orphaned_at IS NULL`, [battleId]);
+}
+
+export async function clearOrphaned(db: Db, battleId: string): Promise<void> {
+  await db.query(`UPDATE battles SET orphaned_at = NULL WHERE id = $1 AND orphaned_at IS NOT NULL`, [battleId]);
+}
+
+/** The sweeper put the battle back on the queue. */
+export async function noteRequeued(db: Db, battleId: string): Promise<void> {
+  await db.query(`UPDATE battles SET requeues = requeues + 1, orphaned_at = NULL WHERE id = $1`, [battleId]);
 }

@@ -1,11 +1,12 @@
 import 'katex/dist/katex.min.css';
-import { memo } from 'react';
-import type { ComponentPropsWithoutRef, ElementType } from 'react';
+import { Component, memo } from 'react';
+import type { ComponentPropsWithoutRef, ElementType, ReactNode } from 'react';
 import ReactMarkdown from 'react-markdown';
 import type { Components, ExtraProps, UrlTransform } from 'react-markdown';
 import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
+import { measureMarkdown } from './limits.ts';
 import './Markdown.css';
 
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
@@ -66,18 +67,71 @@ interface MarkdownProps {
   className?: string;
 }
 
-/** Renders a model's answer: GFM, math (KaTeX), code; raw HTML is shown as text, never run. */
+/**
+ * Renders a model's answer: GFM, math (KaTeX), code; raw HTML is shown as text, never run.
+ * Text nested or long beyond `MARKDOWN_LIMITS`, or that makes the renderer throw, is shown as
+ * plain text instead, so a hostile answer never takes the page down.
+ */
 export const Markdown = memo(function Markdown({ children, className }: MarkdownProps) {
+  const classes = className ? `md ${className}` : 'md';
+  if (measureMarkdown(children).render === 'plain') return <PlainText className={classes}>{children}</PlainText>;
   return (
-    <div className={className ? `md ${className}` : 'md'}>
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={components}
-        urlTransform={safeUrl}
-      >
-        {children}
-      </ReactMarkdown>
-    </div>
+    <MarkdownBoundary text={children} className={classes}>
+      <div className={classes} data-render="markdown">
+        <ReactMarkdown
+          remarkPlugins={remarkPlugins}
+          rehypePlugins={rehypePlugins}
+          components={components}
+          urlTransform={safeUrl}
+        >
+          {children}
+        </ReactMarkdown>
+      </div>
+    </MarkdownBoundary>
   );
 });
+
+/** The answer's characters as one text node, line breaks and spaces kept. */
+function PlainText({ children, className }: { children: string; className: string }) {
+  return (
+    <div className={`${className} md--plain`} data-render="plain">
+      {children}
+    </div>
+  );
+}
+
+interface BoundaryProps {
+  text: string;
+  className: string;
+  children: ReactNode;
+}
+
+interface BoundaryState {
+  /** The text the renderer threw on; null while it renders. */
+  failedOn: string | null;
+  caught: boolean;
+}
+
+/**
+ * Falls back to plain text when rendering throws (a stack overflow the limits did not foresee).
+ * A streaming answer only grows: while the text still starts with the one that failed it stays
+ * plain, rather than failing again on every delta; any other text gets a new try.
+ */
+class MarkdownBoundary extends Component<BoundaryProps, BoundaryState> {
+  state: BoundaryState = { failedOn: null, caught: false };
+
+  static getDerivedStateFromError(): Partial<BoundaryState> {
+    return { caught: true };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    if (state.caught && state.failedOn === null) return { failedOn: props.text };
+    if (state.failedOn !== null && !props.text.startsWith(state.failedOn)) return { failedOn: null, caught: false };
+    return null;
+  }
+
+  render() {
+    if (this.state.caught) return <PlainText className={this.props.className}>{this.props.text}</PlainText>;
+    return this.props.children;
+  }
+}

@@ -1,5 +1,6 @@
 import type { WinRate } from '@duet/shared';
 import { useTranslation } from 'react-i18next';
+import { winRateFormatter } from './win-rate-figures.ts';
 import './WinRates.css';
 
 interface WinRatesProps {
@@ -17,9 +18,7 @@ interface WinRatesProps {
  */
 export function WinRates({ winRates, labelledBy, highlight = [] }: WinRatesProps) {
   const { t, i18n } = useTranslation('battle');
-  const pct = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
-  const whole = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
-  const num = new Intl.NumberFormat(i18n.language);
+  const figuresOf = winRateFormatter(i18n.language);
 
   if (winRates.length === 0) {
     return (
@@ -32,14 +31,9 @@ export function WinRates({ winRates, labelledBy, highlight = [] }: WinRatesProps
   return (
     <ul className="winrates" aria-labelledby={labelledBy} data-testid="win-rates">
       {winRates.map((r) => {
-        const value = Math.max(0, Math.min(100, r.winRate));
-        // The Wilson 95% interval: how far the true rate may be from this one, given so few battles.
-        // (Left out if a server that predates it sends none.)
-        const hasInterval = Number.isFinite(r.winRateLow) && Number.isFinite(r.winRateHigh);
-        const low = hasInterval ? Math.max(0, Math.min(value, r.winRateLow)) : value;
-        const high = hasInterval ? Math.min(100, Math.max(value, r.winRateHigh)) : value;
-        const interval = { low: whole.format(low), high: whole.format(high) };
-        const percent = t('winRates.percent', { value: pct.format(value) });
+        const { value, interval, text } = figuresOf(r);
+        const ends = { low: text.low, high: text.high };
+        const percent = t('winRates.percent', { value: text.value });
         return (
           <li
             key={r.model}
@@ -54,9 +48,9 @@ export function WinRates({ winRates, labelledBy, highlight = [] }: WinRatesProps
                   {percent}
                 </span>
                 {/* Read out with the bar below (its value text), so hidden from screen readers here. */}
-                {hasInterval && (
-                  <span className="winrate__ci" data-testid="win-rate-interval" data-low={low} data-high={high} aria-hidden="true">
-                    {t('winRates.interval', interval)}
+                {interval && (
+                  <span className="winrate__ci" data-testid="win-rate-interval" data-low={interval.low} data-high={interval.high} aria-hidden="true">
+                    {t('winRates.interval', ends)}
                   </span>
                 )}
               </span>
@@ -68,19 +62,14 @@ export function WinRates({ winRates, labelledBy, highlight = [] }: WinRatesProps
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={value}
-              aria-valuetext={hasInterval ? t('winRates.valueText', { value: pct.format(value), ...interval }) : percent}
+              aria-valuetext={interval ? t('winRates.valueText', { value: text.value, ...ends }) : percent}
             >
-              {hasInterval && <div className="winrate__band" style={{ left: `${low}%`, width: `${high - low}%` }} />}
+              {interval && <div className="winrate__band" style={{ left: `${interval.low}%`, width: `${interval.high - interval.low}%` }} />}
               <div className="winrate__bar" style={{ width: `${value}%` }} />
-              {hasInterval && <div className="winrate__range" style={{ left: `${low}%`, width: `${high - low}%` }} />}
+              {interval && <div className="winrate__range" style={{ left: `${interval.low}%`, width: `${interval.high - interval.low}%` }} />}
             </div>
             <p className="winrate__counts" data-testid="win-rate-counts">
-              {t('winRates.counts', {
-                wins: num.format(r.wins),
-                ties: num.format(r.ties),
-                bothBad: num.format(r.bothBad),
-                battles: num.format(r.battles),
-              })}
+              {t('winRates.counts', { wins: text.wins, ties: text.ties, bothBad: text.bothBad, battles: text.battles })}
             </p>
           </li>
         );

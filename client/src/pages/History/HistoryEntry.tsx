@@ -2,6 +2,7 @@ import type { HistoryEntry as Entry, Side } from '@duet/shared';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../components/Markdown/Markdown.tsx';
+import { CATEGORY_LABELS, LANGUAGE_LABELS } from '../../i18n/input-labels.ts';
 
 interface HistoryEntryProps {
   entry: Entry;
@@ -26,10 +27,10 @@ export function HistoryEntry({ entry, dateFormat }: HistoryEntryProps) {
   if (inputs.poemTitle) details.push([t('history.field.poemTitle'), inputs.poemTitle]);
   if (inputs.genre) details.push([t('history.field.genre'), inputs.genre]);
   if (inputs.category) {
-    details.push([t('history.field.category'), inputs.category === 'film' ? t('form.categoryFilm') : t('form.categoryDrama')]);
+    details.push([t('history.field.category'), t(CATEGORY_LABELS[inputs.category])]);
   }
   if (inputs.language) {
-    details.push([t('history.field.language'), inputs.language === 'en' ? t('form.languageEn') : t('form.languageKo')]);
+    details.push([t('history.field.language'), t(LANGUAGE_LABELS[inputs.language])]);
   }
 
   return (

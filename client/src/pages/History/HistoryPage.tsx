@@ -1,13 +1,12 @@
-import type { HistoryResponse } from '@duet/shared';
 import type { ToolDefinition } from '@duet/shared/tools';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import type { InfiniteData } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
+import type { HistoryPages } from '../../api/history-query.ts';
+import { cachedHistoryList, historyListOf, historyQueryKey } from '../../api/history-query.ts';
 import { WinRates } from '../../components/WinRates/WinRates.tsx';
-import { useDuetStore } from '../../state/store.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
 import { HistoryEntry } from './HistoryEntry.tsx';
@@ -24,15 +23,12 @@ export default function HistoryPage() {
   return <HistoryScreen key={tool.slug} tool={tool} />;
 }
 
-type Pages = InfiniteData<HistoryResponse, string | null>;
-
 function HistoryScreen({ tool }: { tool: ToolDefinition }) {
   const { t, i18n } = useTranslation('battle');
   const queryClient = useQueryClient();
-  const setHistoryList = useDuetStore((s) => s.setHistoryList);
   const sentinel = useRef<HTMLDivElement>(null);
   const [hasNew, setHasNew] = useState(false);
-  const queryKey = useMemo(() => ['history', tool.slug] as const, [tool.slug]);
+  const queryKey = useMemo(() => historyQueryKey(tool.slug), [tool.slug]);
   const title = t(`contents:${tool.titleKey}`);
 
   const query = useInfiniteQuery({
@@ -43,26 +39,21 @@ function HistoryScreen({ tool }: { tool: ToolDefinition }) {
   });
   const { data, error, errorUpdatedAt, hasNextPage, isFetchingNextPage, fetchNextPage, isPending, isError, refetch } = query;
 
-  const list = useMemo(() => data?.pages.flatMap((p) => p.list) ?? [], [data]);
+  const list = useMemo(() => historyListOf(data), [data]);
   const winRates = data?.pages[0]?.winRates ?? [];
 
   useDocumentTitle(t('historyPageTitle', { title }));
-
-  useEffect(() => {
-    setHistoryList(list);
-  }, [list, setHistoryList]);
 
   // The specification's failure: an error toast and the error in the console.
   useErrorToast(error, errorUpdatedAt, t('history.error'));
 
   // Win rates follow every vote on this tool while the page is open.
   useToolStats([tool.slug], ({ winRates: rates }) => {
-    queryClient.setQueryData<Pages>(queryKey, (old) =>
+    queryClient.setQueryData<HistoryPages>(queryKey, (old) =>
       old ? { ...old, pages: old.pages.map((p, i) => (i === 0 ? { ...p, winRates: rates } : p)) } : old,
     );
     // Nothing listed yet: just load the new result; otherwise offer it without moving the list.
-    const shown = queryClient.getQueryData<Pages>(queryKey)?.pages.some((p) => p.list.length > 0);
-    if (shown) setHasNew(true);
+    if (cachedHistoryList(queryClient, tool.slug).length > 0) setHasNew(true);
     else void queryClient.invalidateQueries({ queryKey });
   });
 

@@ -1,4 +1,4 @@
-import type { AnswerStats, Side } from '@duet/shared';
+import type { ShownStats, Side } from '@duet/shared';
 import type { SideView } from '@duet/shared/live';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../components/Markdown/Markdown.tsx';
@@ -10,29 +10,36 @@ interface AnswerPaneProps {
   view: SideView | null;
   /** The label from the creation answer, used until the snapshot arrives. */
   label: string;
-  /** The model's name, once the vote revealed it. */
+  /** The model's name, once the vote revealed it (figures a blind battle kept back come with it). */
   revealed?: string;
   /** This side was picked as the better one. */
   picked?: boolean;
 }
 
-/** One model's answer: label, progress, the text streaming in as Markdown, then its figures. */
+/**
+ * One model's answer: label, progress, the text streaming in as Markdown, then its figures (or,
+ * in a blind battle before the vote, a note that they come after it).
+ */
 export function AnswerPane({ side, view, label, revealed, picked }: AnswerPaneProps) {
   const { t } = useTranslation('battle');
   const state = view?.state ?? 'waiting';
   const name = sideLabel(t, view?.label ?? label);
   const progress = Math.round(view?.progress ?? 0);
   const cancelled = view?.stats?.finishReason === 'cancelled';
+  const busy = state === 'waiting' || state === 'streaming' || state === 'saving';
   const statusText =
     state === 'waiting'
       ? t('side.thinking')
       : state === 'streaming'
         ? t('side.streaming')
-        : state === 'error'
-          ? t('side.error')
-          : cancelled
-            ? t('side.stopped')
-            : t('side.done');
+        : state === 'saving'
+          ? t('side.saving')
+          : state === 'error'
+            ? t('side.error')
+            : cancelled
+              ? t('side.stopped')
+              : t('side.done');
+  const stats = state === 'done' ? (view?.stats ?? null) : null;
   const titleId = `answer-${side}-title`;
 
   return (
@@ -41,7 +48,7 @@ export function AnswerPane({ side, view, label, revealed, picked }: AnswerPanePr
       data-testid={`answer-${side}`}
       data-state={state}
       aria-labelledby={titleId}
-      aria-busy={state === 'waiting' || state === 'streaming'}
+      aria-busy={busy}
     >
       <header className="pane__head">
         <div className="pane__title">
@@ -54,7 +61,7 @@ export function AnswerPane({ side, view, label, revealed, picked }: AnswerPanePr
           {picked && <span className="pane__picked">{t('side.winner')}</span>}
         </div>
         <span className={`pane__status pane__status--${cancelled && state === 'done' ? 'stopped' : state}`} data-testid={`status-${side}`}>
-          {(state === 'waiting' || state === 'streaming') && <span className="pane__pulse" aria-hidden="true" />}
+          {busy && <span className="pane__pulse" aria-hidden="true" />}
           {statusText}
         </span>
       </header>
@@ -105,41 +112,49 @@ export function AnswerPane({ side, view, label, revealed, picked }: AnswerPanePr
         {state === 'done' && cancelled && <p className="pane__note">{t('side.cancelledNote')}</p>}
       </div>
 
-      {state === 'done' && view?.stats && <Stats stats={view.stats} side={side} />}
+      {stats && hasFigures(stats) && <Stats stats={stats} side={side} />}
+      {stats && !hasFigures(stats) && !revealed && (
+        <p className="pane__stats-note" data-testid={`stats-note-${side}`}>
+          {t('side.figuresAfterVote')}
+        </p>
+      )}
     </article>
   );
 }
 
-/** Time to first token, output speed and total time of a finished answer. */
-function Stats({ stats, side }: { stats: AnswerStats; side: Side }) {
+/** Whether any figure came with the finish reason (a blind battle sends none before the vote). */
+const hasFigures = (stats: ShownStats): boolean =>
+  stats.ttftMs !== undefined || stats.durationMs !== undefined || stats.outputTokens !== undefined;
+
+/**
+ * Time to first token, output speed, total time and tokens of a finished answer: each figure
+ * that was sent (a dash when the provider did not report it).
+ */
+function Stats({ stats, side }: { stats: ShownStats; side: Side }) {
   const { t, i18n } = useTranslation('battle');
   const one = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const whole = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
   const na = t('side.notAvailable');
   const secs = (ms: number | null) => (ms === null ? na : t('side.seconds', { value: one.format(ms / 1000) }));
-  const streamMs = stats.ttftMs === null ? null : stats.durationMs - stats.ttftMs;
+  const { ttftMs, durationMs, outputTokens } = stats;
+  const streamMs = ttftMs === undefined || ttftMs === null || durationMs === undefined ? null : durationMs - ttftMs;
   const speed =
-    stats.outputTokens !== null && streamMs !== null && streamMs > 0
-      ? t('side.tokensPerSecond', { value: one.format((stats.outputTokens / streamMs) * 1000) })
+    outputTokens !== undefined && outputTokens !== null && streamMs !== null && streamMs > 0
+      ? t('side.tokensPerSecond', { value: one.format((outputTokens / streamMs) * 1000) })
       : na;
+  const figures: Array<[label: string, value: string]> = [];
+  if (ttftMs !== undefined) figures.push([t('side.ttft'), secs(ttftMs)]);
+  if (outputTokens !== undefined && durationMs !== undefined) figures.push([t('side.speed'), speed]);
+  if (durationMs !== undefined) figures.push([t('side.duration'), secs(durationMs)]);
+  if (outputTokens !== undefined) figures.push([t('side.tokens'), outputTokens === null ? na : whole.format(outputTokens)]);
   return (
     <dl className="pane__stats" aria-label={t('side.statsLabel')} data-testid={`stats-${side}`}>
-      <div>
-        <dt>{t('side.ttft')}</dt>
-        <dd>{secs(stats.ttftMs)}</dd>
-      </div>
-      <div>
-        <dt>{t('side.speed')}</dt>
-        <dd>{speed}</dd>
-      </div>
-      <div>
-        <dt>{t('side.duration')}</dt>
-        <dd>{secs(stats.durationMs)}</dd>
-      </div>
-      <div>
-        <dt>{t('side.tokens')}</dt>
-        <dd>{stats.outputTokens === null ? na : whole.format(stats.outputTokens)}</dd>
-      </div>
+      {figures.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
     </dl>
   );
 }

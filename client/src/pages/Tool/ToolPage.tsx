@@ -1,10 +1,13 @@
-import type { CreateBattleRequest, CreateBattleResponse, Winner } from '@duet/shared';
+import type { AnswerStats, CreateBattleRequest, CreateBattleResponse, Winner } from '@duet/shared';
+import type { SideView } from '@duet/shared/live';
+import { sideEnded } from '@duet/shared/live';
 import type { ToolDefinition } from '@duet/shared/tools';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
+import { historyQueryKey } from '../../api/history-query.ts';
 import { forgetBattle, recallBattle, rememberBattle, useLiveBattle } from '../../api/use-live-battle.ts';
 import { useDuetStore } from '../../state/store.ts';
 import { toast } from '../../state/toasts.ts';
@@ -34,6 +37,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   const queryClient = useQueryClient();
   const promptResult = useDuetStore((s) => s.promptResult);
   const liveBattle = useDuetStore((s) => s.battle);
+  const queuePlace = useDuetStore((s) => s.queuePlace);
   const setPromptResult = useDuetStore((s) => s.setPromptResult);
   const resetBattle = useDuetStore((s) => s.resetBattle);
   const answersRef = useRef<HTMLElement>(null);
@@ -90,7 +94,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
     onSuccess: (res, { battle }) => {
       forgetBattle(tool.slug);
       setPromptResult({ battle, vote: res });
-      void queryClient.invalidateQueries({ queryKey: ['history', tool.slug] });
+      void queryClient.invalidateQueries({ queryKey: historyQueryKey(tool.slug) });
     },
   });
 
@@ -100,8 +104,10 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   });
 
   const finished = !!snapshot?.finished;
+  // Both texts are complete; the vote opens once both are stored too (`finished`).
+  const answered = !!snapshot && [snapshot.sides.a, snapshot.sides.b].every((s) => sideEnded(s) || s.state === 'saving');
   const running = !!created && !vote && !finished && !stalled;
-  const streaming = running && !!snapshot;
+  const streaming = running && !!snapshot && !answered;
 
   function startOver() {
     forgetBattle(tool.slug);
@@ -195,12 +201,20 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
             </div>
           )}
 
+          {queuePlace && !snapshot?.sides.a.text && !snapshot?.sides.b.text && snapshot?.sides.a.state === 'waiting' && (
+            <p className="duet-battle__queued" role="status" data-testid="queue-place">
+              {queuePlace.etaSeconds === null
+                ? t('battle.queued', { position: queuePlace.position })
+                : t('battle.queuedEta', { position: queuePlace.position, seconds: queuePlace.etaSeconds })}
+            </p>
+          )}
+
           <div className="duet-battle__panes">
             {(['a', 'b'] as const).map((side) => (
               <AnswerPane
                 key={side}
                 side={side}
-                view={snapshot?.sides[side] ?? null}
+                view={withVoteStats(snapshot?.sides[side] ?? null, vote?.sides[side].stats)}
                 label={created.sides[side].label}
                 revealed={vote?.sides[side].label}
                 picked={vote?.winner === side}
@@ -208,9 +222,10 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
             ))}
           </div>
 
-          {finished && !vote && (
+          {answered && !vote && (
             <VoteBar
               onVote={(winner) => castVote.mutate({ battle: created, winner })}
+              saving={!finished}
               pending={castVote.isPending ? (castVote.variables?.winner ?? null) : null}
               error={castVote.isError ? apiErrorMessage(t, castVote.error) : null}
             />
@@ -220,4 +235,9 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
       )}
     </div>
   );
+}
+
+/** A side as shown: once voted on, with the figures the vote revealed (a blind battle kept them back). */
+function withVoteStats(view: SideView | null, revealed: AnswerStats | null | undefined): SideView | null {
+  return view && revealed ? { ...view, stats: revealed } : view;
 }

@@ -6,12 +6,14 @@ export const VOTE_CHOICES: readonly Winner[] = ['a', 'tie', 'both_bad', 'b'];
 
 interface VoteBarProps {
   onVote: (winner: Winner) => void;
+  /** Both answers are in but not yet stored: the choices wait (a vote would be refused). */
+  saving: boolean;
   pending: Winner | null;
   error: string | null;
 }
 
-/** Asks which answer is better once both have ended. */
-export function VoteBar({ onVote, pending, error }: VoteBarProps) {
+/** Asks which answer is better once both are in; the choices open once both are stored. */
+export function VoteBar({ onVote, saving, pending, error }: VoteBarProps) {
   const { t } = useTranslation('battle');
   return (
     <section className="vote-bar duet-card" aria-labelledby="vote-heading" data-testid="vote-bar">
@@ -26,7 +28,7 @@ export function VoteBar({ onVote, pending, error }: VoteBarProps) {
             type="button"
             className={`btn vote-bar__btn vote-bar__btn--${w}`}
             onClick={() => onVote(w)}
-            disabled={pending !== null}
+            disabled={saving || pending !== null}
             aria-busy={pending === w}
             data-testid={`vote-${w}`}
           >
@@ -36,6 +38,12 @@ export function VoteBar({ onVote, pending, error }: VoteBarProps) {
           </button>
         ))}
       </div>
+      {saving && (
+        <p className="vote-bar__status vote-bar__wait" role="status" data-testid="vote-saving">
+          <span className="vote-bar__pulse" aria-hidden="true" />
+          {t('vote.waitSaving')}
+        </p>
+      )}
       {pending && (
         <p className="vote-bar__status" role="status">
           {t('vote.sending')}

@@ -1,47 +1,75 @@
+import type { ErrorCode, SideErrorCode } from '@duet/shared';
+import { BLIND_LABELS } from '@duet/shared/schemas/battle.schema';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/http.ts';
 
-const API_CODES = new Set([
-  'validation_failed',
-  'image_too_large',
-  'unsupported_image_type',
-  'image_required',
-  'image_not_allowed',
-  'payload_too_large',
-  'rate_limited',
-  'network_error',
-  'battle_not_finished',
-  'already_voted',
-  'invalid_vote_token',
-  'not_found',
-  'unknown_tool',
-  'unavailable',
-]);
+/** A failed call's code: the API's, or `network_error` when no answer came. */
+type ApiFailureCode = ErrorCode | 'network_error';
 
-const SIDE_CODES = new Set([
-  'rate_limited',
-  'provider_unavailable',
-  'timeout',
-  'stream_cut',
-  'auth_failed',
-  'bad_request',
-  'model_unavailable',
-]);
+/**
+ * The message for each code the API can answer with (keys of the `battle` namespace). A new code
+ * in the shared list is a type error here until it has a message; codes a visitor of this page
+ * cannot cause share the generic one.
+ */
+export const API_ERROR_MESSAGES: Record<ApiFailureCode, `errors.${string}`> = {
+  validation_failed: 'errors.validation_failed',
+  unknown_tool: 'errors.unknown_tool',
+  image_required: 'errors.image_required',
+  image_not_allowed: 'errors.image_not_allowed',
+  image_too_large: 'errors.image_too_large',
+  unsupported_image_type: 'errors.unsupported_image_type',
+  payload_too_large: 'errors.payload_too_large',
+  not_found: 'errors.not_found',
+  invalid_vote_token: 'errors.invalid_vote_token',
+  already_voted: 'errors.already_voted',
+  battle_not_finished: 'errors.battle_not_finished',
+  rate_limited: 'errors.rate_limited',
+  unavailable: 'errors.unavailable',
+  busy: 'errors.busy',
+  network_error: 'errors.network_error',
+  too_many_rooms: 'errors.generic',
+  too_many_connections: 'errors.generic',
+  unsupported_media_type: 'errors.generic',
+  origin_not_allowed: 'errors.generic',
+  not_registered: 'errors.generic',
+  invalid_token: 'errors.generic',
+  unauthorized: 'errors.generic',
+  internal: 'errors.generic',
+};
+
+/**
+ * Why one side failed, for each code the event schema allows (keys of the `battle` namespace).
+ * A new code in the shared list is a type error here until it is translated.
+ */
+export const SIDE_ERROR_MESSAGES: Record<SideErrorCode, `sideErrors.${string}`> = {
+  rate_limited: 'sideErrors.rate_limited',
+  provider_unavailable: 'sideErrors.provider_unavailable',
+  timeout: 'sideErrors.timeout',
+  stream_cut: 'sideErrors.stream_cut',
+  auth_failed: 'sideErrors.auth_failed',
+  bad_request: 'sideErrors.bad_request',
+  model_unavailable: 'sideErrors.model_unavailable',
+  provider_error: 'sideErrors.generic',
+  battle_failed: 'sideErrors.generic',
+};
+
+const messageOf = <K extends string>(messages: Record<string, K>, code: string, fallback: K): K =>
+  Object.hasOwn(messages, code) ? messages[code]! : fallback;
 
 /** A failed API call, in the visitor's language (by its code; unknown codes get the generic text). */
 export function apiErrorMessage(t: TFunction<'battle'>, err: unknown): string {
   const code = err instanceof ApiError ? err.code : 'generic';
-  return t(`errors.${API_CODES.has(code) ? code : 'generic'}` as 'errors.generic');
+  return t(messageOf(API_ERROR_MESSAGES, code, 'errors.generic'));
 }
 
-/** Why one side failed, in the visitor's language. */
-export function sideErrorMessage(t: TFunction<'battle'>, code: string): string {
-  return t(`sideErrors.${SIDE_CODES.has(code) ? code : 'generic'}` as 'sideErrors.generic');
+/** Why one side failed, in the visitor's language (a code from a newer gateway gets the generic text). */
+export function sideErrorMessage(t: TFunction<'battle'>, code: SideErrorCode): string {
+  return t(messageOf(SIDE_ERROR_MESSAGES, code, 'sideErrors.generic'));
 }
 
-/** "Model A"/"Model B" are the blind labels the API sends: shown translated. Real names stay. */
+/** The blind labels the API sends ("Model A", "Model B") are shown translated. Real names stay. */
 export function sideLabel(t: TFunction<'battle'>, label: string): string {
-  if (label === 'Model A') return t('side.modelA');
-  if (label === 'Model B') return t('side.modelB');
+  if (label === BLIND_LABELS.a) return t('side.modelA');
+  if (label === BLIND_LABELS.b) return t('side.modelB');
   return label;
 }

@@ -1,6 +1,6 @@
-import type { BattleInputs, Language, ModelSpec, Side, UncountedReason, Winner, WinRate } from '@duet/shared';
+import type { AnswerStats, BattleInputs, BattleMode, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/shared';
 import type { Db, DbClient } from '../../infra/db.ts';
-import { wilsonInterval } from '@duet/shared/ratings';
+import type { StatsDelta, StoredCounters } from '../stats/stats.service.ts';
 
 type Queryable = Db | DbClient;
 
@@ -11,7 +11,7 @@ export interface NewBattle {
   text: string;
   inputs: BattleInputs;
   sides: Record<Side, ModelSpec>;
-  mode: 'blind' | 'named';
+  mode: BattleMode;
   voteTokenHash: Buffer;
   image?: { mimeType: string; data: Buffer } | undefined;
   /** The signed-in user who asked; null when anonymous. */
@@ -21,8 +21,10 @@ export interface NewBattle {
 export interface BattleRow {
   id: string;
   tool: string;
-  mode: 'blind' | 'named';
+  mode: BattleMode;
   status: 'queued' | 'running' | 'finished';
+  /** An operator took it down: it is shown to nobody. */
+  takenDown: boolean;
   voteTokenHash: Buffer;
   sides: Record<Side, { model: string; label: string; family: ModelSpec['family'] }>;
 }
@@ -68,8 +70,9 @@ export async function deleteBattle(db: Queryable, id: string): Promise<void> {
 interface RawBattle {
   id: string;
   tool: string;
-  mode: 'blind' | 'named';
+  mode: BattleMode;
   status: BattleRow['status'];
+  moderation: string;
   vote_token_hash: Buffer;
   model_a: string;
   label_a: string;
@@ -84,6 +87,7 @@ const toBattleRow = (r: RawBattle): BattleRow => ({
   tool: r.tool,
   mode: r.mode,
   status: r.status,
+  takenDown: r.moderation === 'taken_down',
   voteTokenHash: r.vote_token_hash,
   sides: {
     a: { model: r.model_a, label: r.label_a, family: r.family_a },
@@ -91,11 +95,10 @@ const toBattleRow = (r: RawBattle): BattleRow => ({
   },
 });
 
-/** Reads a battle; with `forUpdate` it also locks the row for the caller's transaction. */
-export async function findBattle(db: Queryable, id: string, forUpdate = false): Promise<BattleRow | null> {
+export async function findBattle(db: Queryable, id: string): Promise<BattleRow | null> {
   const { rows } = await db.query<RawBattle>(
-    `SELECT id, tool, mode, status, vote_token_hash, model_a, label_a, family_a, model_b, label_b, family_b
-       FROM battles WHERE id = $1 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    `SELECT id, tool, mode, status, moderation, vote_token_hash, model_a, label_a, family_a, model_b, label_b, family_b
+       FROM battles WHERE id = $1`,
     [id],
   );
   return rows[0] ? toBattleRow(rows[0]) : null;
@@ -104,6 +107,34 @@ export async function findBattle(db: Queryable, id: string, forUpdate = false): 
 export async function hasVote(db: Queryable, battleId: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM votes WHERE battle_id = $1', [battleId]);
   return (rowCount ?? 0) > 0;
+}
+
+/** Everything a vote needs to know of its battle, read at once. */
+export interface VoteFacts {
+  battle: BattleRow;
+  /** The stored answers (none, one or both sides). */
+  answers: StoredAnswer[];
+  /** It has a vote already. */
+  voted: boolean;
+}
+
+/** The battle, its answers and whether it has a vote, in one round trip; null for no battle. */
+export async function findVoteFacts(db: Queryable, battleId: string): Promise<VoteFacts | null> {
+  const { rows } = await db.query<RawBattle & { voted: boolean } & (AnswerStatsRow | { side: null })>({
+    // Named: PostgreSQL plans it once per connection.
+    name: 'vote-facts',
+    text: `SELECT b.id, b.tool, b.mode, b.status, b.moderation, b.vote_token_hash, b.model_a, b.label_a, b.family_a,
+                  b.model_b, b.label_b, b.family_b, EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = b.id) AS voted,
+                  a.side, a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.ttft_ms, a.duration_ms, a.error_code, a.error_message
+             FROM battles b LEFT JOIN answers a ON a.battle_id = b.id
+            WHERE b.id = $1`,
+    values: [battleId],
+  });
+  const first = rows[0];
+  if (!first) return null;
+  const answers: StoredAnswer[] = [];
+  for (const r of rows) if (r.side !== null) answers.push(toStoredAnswer(r));
+  return { battle: toBattleRow(first), answers, voted: first.voted };
 }
 
 /** A vote as stored: always kept, counted or not, with who cast it. */
@@ -115,100 +146,49 @@ export interface NewVote {
   userId: string | null;
   /** The account, or a keyed hash of the IP, for the daily cap. */
   voterKey: string;
+  /** Whether the battle lets it count; the daily cap may still stop it. */
   counted: boolean;
   uncountedReason: UncountedReason | null;
+  /** Votes per voter per UTC day that count; 0: no cap. */
+  dailyCap: number;
+  /** What it adds to each model's counters if it counts. */
+  counters: readonly StatsDelta[];
 }
 
-/** Inserts the vote; false when the battle already has one (a concurrent vote won). */
-export async function insertVote(client: DbClient, v: NewVote): Promise<boolean> {
-  const { rowCount } = await client.query(
-    `INSERT INTO votes (battle_id, tool, winner, user_id, voter_key, counted, uncounted_reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (battle_id) DO NOTHING`,
-    [v.battleId, v.tool, v.winner, v.userId, v.voterKey, v.counted, v.uncountedReason],
-  );
-  return rowCount === 1;
-}
+/** What storing a vote did. */
+export type CastVote =
+  | { inserted: false }
+  | { inserted: true; counted: boolean; uncountedReason: UncountedReason | null; counters: StoredCounters };
 
 /**
- * Votes a voter cast since midnight UTC, after taking a per-voter lock for the rest of the
- * transaction so two simultaneous votes cannot both slip under the cap.
+ * Stores the vote with `cast_vote()` (migration 1764300000000): the daily cap, the insert, the
+ * counters and the tool's counters after it, in one round trip and one transaction. Not inserted
+ * when the battle already has a vote (a concurrent one won).
  */
-export async function lockAndCountVotesToday(client: DbClient, voterKey: string): Promise<number> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [voterKey]);
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM votes WHERE voter_key = $1 AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-    [voterKey],
-  );
-  return rows[0]?.n ?? 0;
+export async function castVote(db: Queryable, v: NewVote): Promise<CastVote> {
+  const { rows } = await db.query<{ inserted: boolean; counted: boolean; uncounted_reason: UncountedReason | null; win_rates: StoredCounters | null }>({
+    name: 'cast-vote',
+    text: 'SELECT inserted, counted, uncounted_reason, win_rates FROM cast_vote($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    values: [
+      v.battleId,
+      v.tool,
+      v.winner,
+      v.userId,
+      v.voterKey,
+      v.counted,
+      v.uncountedReason,
+      v.dailyCap,
+      JSON.stringify(v.counters.map((d) => ({ model: d.model, label: d.label, family: d.family, wins: d.wins, losses: d.losses, ties: d.ties, both_bad: d.bothBad }))),
+    ],
+  });
+  const r = rows[0];
+  if (!r?.inserted) return { inserted: false };
+  return { inserted: true, counted: r.counted, uncountedReason: r.uncounted_reason, counters: r.win_rates ?? [] };
 }
-
-/** What a vote adds to one model's counters. */
-export interface StatsDelta {
-  model: string;
-  label: string;
-  family: ModelSpec['family'];
-  wins: number;
-  losses: number;
-  ties: number;
-  bothBad: number;
-}
-
-export async function bumpModelStats(client: DbClient, tool: string, d: StatsDelta): Promise<void> {
-  await client.query(
-    `INSERT INTO model_stats (tool, model, label, family, battles, wins, losses, ties, both_bad)
-     VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8)
-     ON CONFLICT (tool, model) DO UPDATE SET
-       label = EXCLUDED.label, family = EXCLUDED.family,
-       battles = model_stats.battles + 1, wins = model_stats.wins + EXCLUDED.wins,
-       losses = model_stats.losses + EXCLUDED.losses, ties = model_stats.ties + EXCLUDED.ties,
-       both_bad = model_stats.both_bad + EXCLUDED.both_bad, updated_at = now()`,
-    [tool, d.model, d.label, d.family, d.wins, d.losses, d.ties, d.bothBad],
-  );
-}
-
-/** Every model's record on a tool, best win rate first. */
-export async function listWinRates(db: Queryable, tool: string): Promise<WinRate[]> {
-  const { rows } = await db.query<{
-    model: string;
-    label: string;
-    family: ModelSpec['family'];
-    battles: number;
-    wins: number;
-    losses: number;
-    ties: number;
-    both_bad: number;
-  }>(
-    `SELECT model, label, family, battles, wins, losses, ties, both_bad
-       FROM model_stats WHERE tool = $1 ORDER BY wins::float / GREATEST(battles, 1) DESC, battles DESC, model`,
-    [tool],
-  );
-  return rows.map((r) => ({
-    model: r.model,
-    label: r.label,
-    family: r.family,
-    battles: r.battles,
-    wins: r.wins,
-    losses: r.losses,
-    ties: r.ties,
-    bothBad: r.both_bad,
-    winRate: winPercent(r.wins, r.battles),
-    ...wilsonPercent(r.wins, r.battles),
-  }));
-}
-
-/** The Wilson 95% interval of a win rate, in percent with one decimal. */
-export function wilsonPercent(wins: number, battles: number): { winRateLow: number; winRateHigh: number } {
-  const { low, high } = wilsonInterval(wins, battles);
-  return { winRateLow: Math.round(low * 1000) / 10, winRateHigh: Math.round(high * 1000) / 10 };
-}
-
-/** Share of battles won, in percent with one decimal. */
-export const winPercent = (wins: number, battles: number): number =>
-  battles === 0 ? 0 : Math.round((wins / battles) * 1000) / 10;
 
 export async function findImage(db: Queryable, battleId: string): Promise<{ mimeType: string; data: Buffer } | null> {
   const { rows } = await db.query<{ mime_type: string; data: Buffer }>(
-    'SELECT mime_type, data FROM battle_images WHERE battle_id = $1',
+    "SELECT i.mime_type, i.data FROM battle_images i JOIN battles b ON b.id = i.battle_id WHERE i.battle_id = $1 AND b.moderation <> 'taken_down'",
     [battleId],
   );
   return rows[0] ? { mimeType: rows[0].mime_type, data: rows[0].data } : null;
@@ -225,6 +205,15 @@ export interface StoredAnswer {
   errorCode: string | null;
   errorMessage: string | null;
 }
+
+/** The figures of a stored answer. */
+export const statsOf = (a: StoredAnswer): AnswerStats => ({
+  finishReason: a.finishReason,
+  inputTokens: a.inputTokens,
+  outputTokens: a.outputTokens,
+  ttftMs: a.ttftMs,
+  durationMs: a.durationMs,
+});
 
 interface AnswerStatsRow {
   side: Side;
@@ -245,7 +234,11 @@ export async function findAnswers(db: Queryable, battleId: string): Promise<Stor
        FROM answers WHERE battle_id = $1`,
     [battleId],
   );
-  return rows.map((r) => ({
+  return rows.map(toStoredAnswer);
+}
+
+function toStoredAnswer(r: AnswerStatsRow): StoredAnswer {
+  return {
     side: r.side,
     text: r.text,
     finishReason: r.finish_reason,
@@ -255,5 +248,5 @@ export async function findAnswers(db: Queryable, battleId: string): Promise<Stor
     durationMs: r.duration_ms,
     errorCode: r.error_code,
     errorMessage: r.error_message,
-  }));
+  };
 }

@@ -1,4 +1,4 @@
-import { ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/shared';
+import { ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/shared';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
@@ -8,7 +8,6 @@ import { multipartBody, sniffImage } from '../../http/image-upload.ts';
 import type { BattleService, UploadedImage } from './battle.service.ts';
 
 const ZBattleIdSchema = z.string().uuid();
-const ZCancelBodySchema = z.object({ voteToken: z.string().min(1).max(200) });
 
 /** A multipart form carries `inputs` as JSON text; a JSON body carries it as an object. */
 function requestBody(body: Record<string, unknown>, multipart: boolean): unknown {
@@ -32,7 +31,7 @@ const battleId = (raw: unknown): string => {
  */
 export function battleRoutes(
   service: BattleService,
-  limits: { create: RequestHandler; vote: RequestHandler },
+  limits: { create: RequestHandler; vote: RequestHandler; cancel: RequestHandler },
   session: RequestHandler,
 ): Router {
   const router = Router();
@@ -52,9 +51,9 @@ export function battleRoutes(
     res.json(await service.vote(id, body, { userId: sessionUserId(res), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' }));
   });
 
-  router.post('/battles/:id/cancel', async (req, res) => {
+  router.post('/battles/:id/cancel', limits.cancel, async (req, res) => {
     const id = battleId(req.params.id);
-    const { voteToken } = parseOr400(ZCancelBodySchema, req.body);
+    const { voteToken } = parseOr400(ZCancelRequestSchema, req.body);
     await service.cancel(id, voteToken);
     res.status(202).json({ cancelled: true });
   });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { checkToolFields, drawPair, findTool } from '@duet/shared';
+import { BLIND_LABELS, checkToolFields, drawPair, findTool } from '@duet/shared';
 import type {
+  BattleMode,
+  BattleSnapshot,
   CreateBattleRequest,
   CreateBattleResponse,
   ImageMimeType,
@@ -8,16 +10,18 @@ import type {
   Side,
   VoteRequest,
   VoteResponse,
-  Winner,
-  WinRate,
 } from '@duet/shared';
+import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { withTransaction } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
+import type { StatsService } from '../stats/stats.service.ts';
+import type { BattleSignals } from './battle-signals.ts';
+import { foldSnapshot } from './battle-snapshot.ts';
 import * as repo from './battle.repo.ts';
-import type { StatsDelta } from './battle.repo.ts';
 import { voteCountability } from './vote-rules.ts';
 import { hashVoteToken, newVoteToken, voteTokenMatches } from './vote-token.ts';
+import type { Voter } from './voter-key.ts';
 
 export interface UploadedImage {
   mimeType: ImageMimeType;
@@ -27,29 +31,29 @@ export interface UploadedImage {
 export interface BattleServiceDeps {
   db: Db;
   roster: readonly ModelSpec[];
-  mode: 'blind' | 'named';
+  mode: BattleMode;
   /** Puts a stored battle on the queue. */
   enqueue: (battleId: string) => Promise<void>;
-  /** Tells the worker running a battle to stop it. */
-  requestCancel: (battleId: string) => Promise<void>;
+  /**
+   * Whether the queue can take another battle now; when it cannot, about how long until it can.
+   * Past the configured depth a visitor is told to come back instead of waiting in silence.
+   */
+  admission: () => Promise<{ open: true } | { open: false; retryAfterSeconds: number }>;
+  /** The live link to workers: cancel, and the battle's stream so far. */
+  signals: BattleSignals;
+  stats: StatsService;
+  /** The daily cap's key of a voter (the account, or a keyed hash of the IP). */
+  voterKey: (voter: Voter) => Promise<string>;
   /** Votes per voter per day that count (0: no cap). */
   dailyVoteCap: number;
-  /** Keyed hash of a client IP: the daily cap never stores the address itself. */
-  hashIp: (ip: string) => Promise<string>;
-  /** Announces new win rates to everyone watching a tool (after a counted vote). */
-  statsChanged: (tool: string, winRates: WinRate[]) => void;
+  /** Where the service says what happened: `battle.created`, `battle.cancelled`, `vote.recorded`, `vote.counted`. */
+  events: DuetBus;
   random?: () => number;
 }
 
 export type BattleService = ReturnType<typeof createBattleService>;
 
-/** Who votes: the signed-in user, if any, and the client's address. */
-export interface Voter {
-  userId?: string | undefined;
-  ip: string;
-}
-
-const BLIND_LABELS: Record<Side, string> = { a: 'Model A', b: 'Model B' };
+export type { Voter } from './voter-key.ts';
 
 export function createBattleService(deps: BattleServiceDeps) {
   const random = deps.random ?? Math.random;
@@ -65,6 +69,10 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (issues.length) throw validationError(issues);
     if (tool.image === 'required' && !image) throw new AppError(400, 'image_required', 'This tool needs an image');
     if (tool.image === 'none' && image) throw new AppError(400, 'image_not_allowed', 'This tool does not take an image');
+    const admission = await deps.admission();
+    if (!admission.open) {
+      throw new AppError(503, 'busy', 'So many questions are waiting that yours would wait too long. Please try again soon.', undefined, admission.retryAfterSeconds);
+    }
 
     const [first, second] = drawPair(deps.roster, random);
     const sides: Record<Side, ModelSpec> = random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
@@ -91,6 +99,7 @@ export function createBattleService(deps: BattleServiceDeps) {
       await repo.deleteBattle(deps.db, id);
       throw new AppError(503, 'unavailable', `Could not start the battle: ${(err as Error).message}`);
     }
+    deps.events.emit('battle.created', { battleId: id, tool: tool.slug, models: { a: sides.a.id, b: sides.b.id } });
     return { battleId: id, voteToken, sides: labelsFor(sides, deps.mode) };
   }
 
@@ -99,61 +108,70 @@ export function createBattleService(deps: BattleServiceDeps) {
    * kept; it counts toward win rates and ratings only if the battle was blind, both sides
    * finished, neither answer names a model, and the voter is within the daily cap. Counted votes
    * bump both models' counters in the same transaction.
+   *
+   * Two round trips: one read of the battle, its answers and whether it has a vote, then one call
+   * that stores the vote (the cap, the insert, the counters, the win rates after it). Nothing is
+   * locked between them: the primary key keeps a battle to one vote when two arrive at once.
    */
   async function vote(battleId: string, body: VoteRequest, voter: Voter): Promise<VoteResponse> {
-    const voterKey = voter.userId ? `user:${voter.userId}` : `ip:${await deps.hashIp(voter.ip)}`;
-    const result = await withTransaction(deps.db, async (client) => {
-      const battle = authorised(await repo.findBattle(client, battleId, true), body.voteToken);
-      if (await repo.hasVote(client, battleId)) throw new AppError(409, 'already_voted', 'This battle has a vote already');
-      const answers = await repo.findAnswers(client, battleId);
-      if (answers.length < 2) throw new AppError(409, 'battle_not_finished', 'Both answers must finish before you vote');
-      const votesToday = await repo.lockAndCountVotesToday(client, voterKey);
-      const rule = voteCountability({ mode: battle.mode, answers, votesToday, dailyCap: deps.dailyVoteCap });
-      const inserted = await repo.insertVote(client, {
-        battleId,
-        tool: battle.tool,
-        winner: body.winner,
-        userId: voter.userId ?? null,
-        voterKey,
-        counted: rule.counted,
-        uncountedReason: rule.reason,
-      });
-      if (!inserted) throw new AppError(409, 'already_voted', 'This battle has a vote already');
-      if (rule.counted) {
-        for (const side of ['a', 'b'] as const) {
-          await repo.bumpModelStats(client, battle.tool, statsDelta(battle, side, body.winner));
-        }
-      }
-      return { battle, counted: rule.counted };
+    const facts = await repo.findVoteFacts(deps.db, battleId);
+    const battle = authorised(facts?.battle ?? null, body.voteToken);
+    if (facts?.voted) throw alreadyVoted();
+    const answers = facts?.answers ?? [];
+    if (answers.length < 2) throw new AppError(409, 'battle_not_finished', 'Both answers must finish before you vote');
+    // Only for an authorised vote: a refused one must not even create the hashing key.
+    const voterKey = await deps.voterKey(voter);
+    const rule = voteCountability({ mode: battle.mode, answers });
+    const stored = await repo.castVote(deps.db, {
+      battleId,
+      tool: battle.tool,
+      winner: body.winner,
+      userId: voter.userId ?? null,
+      voterKey,
+      counted: rule.counted,
+      uncountedReason: rule.reason,
+      dailyCap: deps.dailyVoteCap,
+      counters: deps.stats.deltas(battle.sides, body.winner),
     });
-    const winRates = await repo.listWinRates(deps.db, result.battle.tool);
-    if (result.counted) deps.statsChanged(result.battle.tool, winRates);
-    return { battleId, winner: body.winner, sides: result.battle.sides, winRates };
+    if (!stored.inserted) throw alreadyVoted();
+    const { tool } = battle;
+    deps.events.emit('vote.recorded', { battleId, tool, winner: body.winner, counted: stored.counted, reason: stored.uncountedReason });
+    const winRates = deps.stats.winRatesOf(stored.counters);
+    if (stored.counted) deps.events.emit('vote.counted', { battleId, tool, winRates });
+    const revealed = (side: Side) => {
+      const answer = answers.find((a) => a.side === side);
+      return { ...battle.sides[side], stats: answer ? repo.statsOf(answer) : null };
+    };
+    return { battleId, winner: body.winner, sides: { a: revealed('a'), b: revealed('b') }, winRates };
   }
 
   async function cancel(battleId: string, voteToken: string): Promise<void> {
     authorised(await repo.findBattle(deps.db, battleId), voteToken);
-    await deps.requestCancel(battleId);
+    await deps.signals.requestCancel(battleId);
+    deps.events.emit('battle.cancelled', { battleId });
   }
 
-  /** Side labels as viewers see them before the vote. */
-  async function labels(battleId: string): Promise<{ tool: string; labels: Record<Side, string> } | null> {
+  /**
+   * Everything a viewer needs to draw the battle now (`battle:join`): its live stream folded up,
+   * stored answers, whether it has its vote. Null for no battle, or one taken down.
+   */
+  async function snapshot(battleId: string): Promise<BattleSnapshot | null> {
     const battle = await repo.findBattle(deps.db, battleId);
-    if (!battle) return null;
-    const l = labelsFor(
-      { a: { label: battle.sides.a.label }, b: { label: battle.sides.b.label } },
-      battle.mode,
-    );
-    return { tool: battle.tool, labels: { a: l.a.label, b: l.b.label } };
+    if (!battle || battle.takenDown) return null;
+    const [events, answers, voted] = await Promise.all([
+      deps.signals.liveEvents(battleId),
+      repo.findAnswers(deps.db, battleId),
+      repo.hasVote(deps.db, battleId),
+    ]);
+    return foldSnapshot(battle, events, answers, voted);
   }
 
   return {
     create,
     vote,
     cancel,
-    labels,
+    snapshot,
     image: (battleId: string) => repo.findImage(deps.db, battleId),
-    winRates: (tool: string) => repo.listWinRates(deps.db, tool),
   };
 }
 
@@ -166,21 +184,10 @@ function authorised(battle: repo.BattleRow | null, voteToken: string): repo.Batt
   return battle;
 }
 
-function labelsFor(sides: Record<Side, { label: string }>, mode: 'blind' | 'named'): Record<Side, { label: string }> {
+const alreadyVoted = () => new AppError(409, 'already_voted', 'This battle has a vote already');
+
+function labelsFor(sides: Record<Side, { label: string }>, mode: BattleMode): Record<Side, { label: string }> {
   return mode === 'blind'
     ? { a: { label: BLIND_LABELS.a }, b: { label: BLIND_LABELS.b } }
     : { a: { label: sides.a.label }, b: { label: sides.b.label } };
-}
-
-function statsDelta(battle: repo.BattleRow, side: Side, winner: Winner): StatsDelta {
-  const s = battle.sides[side];
-  return {
-    model: s.model,
-    label: s.label,
-    family: s.family,
-    wins: winner === side ? 1 : 0,
-    losses: winner === 'a' || winner === 'b' ? (winner === side ? 0 : 1) : 0,
-    ties: winner === 'tie' ? 1 : 0,
-    bothBad: winner === 'both_bad' ? 1 : 0,
-  };
 }

@@ -5,8 +5,6 @@ const ok = { text: 'Here is a poem about rain.', finishReason: 'stop' };
 const facts = (over: Partial<Parameters<typeof voteCountability>[0]> = {}) => ({
   mode: 'blind' as const,
   answers: [ok, ok],
-  votesToday: 0,
-  dailyCap: 0,
   ...over,
 });
 
@@ -49,11 +47,5 @@ describe('voteCountability', () => {
 
   it('does not count when an answer names a model', () => {
     expect(voteCountability(facts({ answers: [ok, { text: 'As Claude, I…', finishReason: 'stop' }] })).reason).toBe('model_named');
-  });
-
-  it('does not count past the daily cap', () => {
-    expect(voteCountability(facts({ dailyCap: 3, votesToday: 2 })).counted).toBe(true);
-    expect(voteCountability(facts({ dailyCap: 3, votesToday: 3 }))).toEqual({ counted: false, reason: 'daily_cap' });
-    expect(voteCountability(facts({ dailyCap: 0, votesToday: 999 })).counted).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { UncountedReason } from '@duet/shared';
+import type { BattleMode, UncountedReason } from '@duet/shared';
 
 /**
  * Names of models and their makers that spoil a blind battle when an answer says them. Kept
@@ -30,26 +30,27 @@ export function mentionedModelName(text: string): string | null {
   return hangul.find((w) => lower.includes(w)) ?? null;
 }
 
-export interface VoteFacts {
-  mode: 'blind' | 'named';
+export interface BattleFacts {
+  mode: BattleMode;
   answers: Array<{ text: string; finishReason: string }>;
-  /** Votes this voter already cast today (counted or not). */
-  votesToday: number;
-  /** Votes per voter per day that count; 0 means no cap. */
-  dailyCap: number;
 }
 
+export type Countability = { counted: true; reason: null } | { counted: false; reason: UncountedReason };
+
 /**
- * Whether a vote counts toward win rates and ratings: only a blind battle whose two sides both
- * finished without error (stop or length), where neither answer names a model or its maker, and
- * within the voter's daily cap. The first rule broken is the reason.
+ * Whether a vote on this battle counts toward win rates and ratings: only a blind battle whose
+ * two sides both finished without error (stop or length), and where neither answer names a model
+ * or its maker. The first rule broken is the reason.
+ *
+ * One rule more is applied where the vote is stored, since only there is it exact when votes
+ * arrive at once: past `VOTE_DAILY_CAP` votes of one voter in a UTC day (counted or not), a vote
+ * that would count is kept but marked `daily_cap` (`cast_vote()`, migration 1764300000000).
  */
-export function voteCountability(f: VoteFacts): { counted: true; reason: null } | { counted: false; reason: UncountedReason } {
+export function voteCountability(f: BattleFacts): Countability {
   if (f.mode !== 'blind') return { counted: false, reason: 'named_mode' };
   if (f.answers.length < 2 || f.answers.some((a) => a.finishReason !== 'stop' && a.finishReason !== 'length')) {
     return { counted: false, reason: 'side_failed' };
   }
   if (f.answers.some((a) => mentionedModelName(a.text) !== null)) return { counted: false, reason: 'model_named' };
-  if (f.dailyCap > 0 && f.votesToday >= f.dailyCap) return { counted: false, reason: 'daily_cap' };
   return { counted: true, reason: null };
 }

@@ -21,8 +21,8 @@ export interface ExportRow {
 }
 
 /**
- * Streams counted battles oldest vote first through a server-side cursor: rows arrive in
- * batches, so a million of them never sit in memory at once.
+ * Streams counted battles that passed moderation (`ok`), oldest vote first, through a server-side
+ * cursor: rows arrive in batches, so a million of them never sit in memory at once.
  */
 export function streamCountedBattles(client: PoolClient, batchSize = 500): Readable {
   const query = new QueryStream(
@@ -33,7 +33,7 @@ export function streamCountedBattles(client: PoolClient, batchSize = 500): Reada
        JOIN battles b ON b.id = v.battle_id
        JOIN answers aa ON aa.battle_id = b.id AND aa.side = 'a'
        JOIN answers ab ON ab.battle_id = b.id AND ab.side = 'b'
-      WHERE v.counted
+      WHERE v.counted AND b.moderation = 'ok'
       ORDER BY v.created_at, v.battle_id`,
     [],
     { batchSize, highWaterMark: batchSize },

@@ -1,84 +1,36 @@
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
 import { Router } from 'express';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '../../http/errors.ts';
 import type { Logger } from 'pino';
-import type { Db } from '../../infra/db.ts';
-import type { ExportRow } from './export.repo.ts';
-import { streamCountedBattles } from './export.repo.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ExportFormat, ExportService } from './export.service.ts';
 
-const CSV_COLUMNS = [
-  'battle_id', 'tool', 'lang', 'model_a', 'model_b', 'winner', 'question', 'inputs',
-  'answer_a', 'answer_b', 'finish_a', 'finish_b', 'asked_at', 'voted_at',
-] as const;
-
-const toRecord = (r: ExportRow) => ({
-  ...r,
-  inputs: JSON.stringify(r.inputs),
-  asked_at: r.asked_at.toISOString(),
-  voted_at: r.voted_at.toISOString(),
-});
-
-/**
- * Open data: every counted battle, as JSON lines or CSV, streamed. Each download holds a
- * database connection for as long as the reader takes, so only `maxConcurrent` run at once.
- */
-export function exportRoutes(deps: { db: Db; logger: Logger; limit: RequestHandler; maxConcurrent?: number }): Router {
+/** `GET /api/export/votes.jsonl|.csv`: the open data set, only when `enabled` (EXPORT_ENABLED). */
+export function exportRoutes(service: ExportService, deps: { logger: Logger; limit: RequestHandler; enabled: boolean }): Router {
   const router = Router();
-  const maxConcurrent = deps.maxConcurrent ?? 2;
-  let running = 0;
 
-  const send = (format: 'jsonl' | 'csv') => async (req: Request, res: Response) => {
-    if (running >= maxConcurrent) {
-      throw new AppError(503, 'unavailable', 'Other downloads are running. Please try again in a minute.');
-    }
-    running += 1;
+  const enabled: RequestHandler = (_req, _res, next) => {
+    if (!deps.enabled) throw new AppError(404, 'not_found', 'The open-data export is turned off on this server (EXPORT_ENABLED is not set).');
+    next();
+  };
+
+  const send = (format: ExportFormat) => async (req: Request, res: Response) => {
+    const release = service.reserve();
     try {
-      await stream(format, req, res);
+      res.status(200);
+      res.set('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+      res.set('Content-Disposition', `attachment; filename="duet-votes.${format}"`);
+      res.set('Cache-Control', 'no-store');
+      await service.writeTo(format, res).catch((err: unknown) => {
+        // The request's own logger: the line carries its request id.
+        if (!req.socket.destroyed) (req.log ?? deps.logger).warn({ err }, 'vote export stopped');
+        res.destroy();
+      });
     } finally {
-      running -= 1;
+      release();
     }
   };
 
-  const stream = async (format: 'jsonl' | 'csv', req: Request, res: Response) => {
-    const client = await deps.db.connect();
-    const rows = streamCountedBattles(client);
-    res.status(200);
-    res.set('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
-    res.set('Content-Disposition', `attachment; filename="duet-votes.${format}"`);
-    res.set('Cache-Control', 'no-store');
-    const encode =
-      format === 'csv'
-        ? stringify({ header: true, columns: [...CSV_COLUMNS], bom: true })
-        : new Transform({
-            writableObjectMode: true,
-            transform(row: ExportRow, _enc, done) {
-              done(null, `${JSON.stringify({ ...row, asked_at: row.asked_at.toISOString(), voted_at: row.voted_at.toISOString() })}\n`);
-            },
-          });
-    const shape = new Transform({
-      objectMode: true,
-      transform(row: ExportRow, _enc, done) {
-        done(null, format === 'csv' ? toRecord(row) : row);
-      },
-    });
-    let failed = false;
-    try {
-      // Back-pressure all the way: a slow reader slows the cursor, never fills memory.
-      await pipeline(rows, shape, encode, res);
-    } catch (err) {
-      failed = true;
-      if (!req.socket.destroyed) deps.logger.warn({ err }, 'vote export stopped');
-      res.destroy();
-    } finally {
-      // A connection whose cursor was cut off is closed rather than reused.
-      client.release(failed);
-    }
-  };
-
-  router.get('/export/votes.jsonl', deps.limit, send('jsonl'));
-  router.get('/export/votes.csv', deps.limit, send('csv'));
+  router.get('/export/votes.jsonl', enabled, deps.limit, send('jsonl'));
+  router.get('/export/votes.csv', enabled, deps.limit, send('csv'));
   return router;
 }

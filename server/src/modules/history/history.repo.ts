@@ -34,29 +34,49 @@ interface RawEntry {
   }>;
 }
 
-/** One page of voted battles of a tool, newest vote first, plus the cursor of the next page. */
+const ENTRY_COLUMNS = `
+  b.id, b.tool, b.text, b.inputs, b.has_image, b.created_at,
+  v.created_at AS voted_at, to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS voted_at_exact, v.winner,
+  b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b,
+  (SELECT json_agg(json_build_object(
+            'side', a.side, 'text', a.text, 'finish_reason', a.finish_reason,
+            'input_tokens', a.input_tokens, 'output_tokens', a.output_tokens,
+            'ttft_ms', a.ttft_ms, 'duration_ms', a.duration_ms))
+     FROM answers a WHERE a.battle_id = b.id) AS answers`;
+
+/**
+ * The statement of a page: the first one, or one after a cursor. Each is prepared once per
+ * connection and keeps one plan, with no planning per request: a plan that walks
+ * `votes_tool_created_idx` from the top or from the cursor and stops after `rows`. The row count
+ * is written into the text (a checked integer, one statement per page size) because a generic
+ * plan with `LIMIT $n` assumes a tenth of the tool's votes and sends parallel workers after them.
+ */
+function pageStatement(rows: number, after: boolean): { name: string; text: string } {
+  if (!Number.isInteger(rows) || rows < 1 || rows > 1_000) throw new RangeError(`page size ${rows}`);
+  return {
+    name: `history-${after ? 'later' : 'first'}-page-${rows}`,
+    text: `SELECT ${ENTRY_COLUMNS}
+             FROM votes v JOIN battles b ON b.id = v.battle_id
+            WHERE v.tool = $1 AND b.moderation = 'ok'${after ? ' AND (v.created_at, v.battle_id) < ($2::timestamptz, $3::uuid)' : ''}
+            ORDER BY v.created_at DESC, v.battle_id DESC
+            LIMIT ${rows}`,
+  };
+}
+
+/**
+ * One page of voted battles of a tool, newest vote first, plus the cursor of the next page. Only
+ * battles moderation passed (`ok`): pending, flagged and taken-down ones are never listed.
+ */
 export async function listVotedBattles(
   db: Db,
   tool: string,
   limit: number,
   cursor: HistoryCursor | null,
 ): Promise<{ entries: HistoryEntry[]; next: HistoryCursor | null }> {
-  const { rows } = await db.query<RawEntry>(
-    `SELECT b.id, b.tool, b.text, b.inputs, b.has_image, b.created_at,
-            v.created_at AS voted_at, v.created_at::text AS voted_at_exact, v.winner,
-            b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b,
-            (SELECT json_agg(json_build_object(
-                      'side', a.side, 'text', a.text, 'finish_reason', a.finish_reason,
-                      'input_tokens', a.input_tokens, 'output_tokens', a.output_tokens,
-                      'ttft_ms', a.ttft_ms, 'duration_ms', a.duration_ms))
-               FROM answers a WHERE a.battle_id = b.id) AS answers
-       FROM votes v JOIN battles b ON b.id = v.battle_id
-      WHERE v.tool = $1
-        AND ($2::timestamptz IS NULL OR (v.created_at, v.battle_id) < ($2::timestamptz, $3::uuid))
-      ORDER BY v.created_at DESC, v.battle_id DESC
-      LIMIT $4`,
-    [tool, cursor?.votedAt ?? null, cursor?.id ?? null, limit + 1],
-  );
+  const { rows } = await db.query<RawEntry>({
+    ...pageStatement(limit + 1, cursor !== null),
+    values: cursor ? [tool, cursor.votedAt, cursor.id] : [tool],
+  });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

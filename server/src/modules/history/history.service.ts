@@ -1,8 +1,10 @@
 import { findTool } from '@duet/shared';
-import type { HistoryResponse, ModelFamily, SpecHistoryResponse, WinRate } from '@duet/shared';
+import type { HistoryEntry, HistoryResponse, SpecHistoryResponse } from '@duet/shared';
+import { maskPii, maskPiiDeep } from '@duet/shared/pii';
 import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
-import { listWinRates, winPercent } from '../battles/battle.repo.ts';
+import type { StatsService } from '../stats/stats.service.ts';
+import { familyPercent } from '../stats/stats.service.ts';
 import type { HistoryCursor } from './history.repo.ts';
 import { listVotedBattles } from './history.repo.ts';
 
@@ -10,28 +12,47 @@ export type HistoryService = ReturnType<typeof createHistoryService>;
 
 const encodeCursor = (c: HistoryCursor): string => Buffer.from(JSON.stringify([c.votedAt, c.id])).toString('base64url');
 
+/**
+ * A cursor exactly as `encodeCursor` wrote it: a battle id and a vote time as PostgreSQL prints a
+ * `timestamptz` (`2025-11-20 10:11:12.345678+00`, offsets like `+05:30`), with real calendar values.
+ * Anything else is refused here, before PostgreSQL sees it.
+ */
 function decodeCursor(raw: string): HistoryCursor {
+  const refused = new AppError(400, 'validation_failed', 'cursor: not a cursor this API gave out');
+  let parsed: unknown;
   try {
-    const [votedAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
-    if (typeof votedAt === 'string' && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(Date.parse(votedAt))) {
-      return { votedAt, id };
-    }
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
   } catch {
-    // fall through
+    throw refused;
   }
-  throw new AppError(400, 'validation_failed', 'cursor: not a cursor this API gave out');
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw refused;
+  const [votedAt, id] = parsed as unknown[];
+  if (typeof votedAt !== 'string' || typeof id !== 'string') throw refused;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) throw refused;
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?(?::(\d{2}))?$/.exec(votedAt);
+  if (!m) throw refused;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0, offsetSeconds = 0] = m
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  const valid =
+    year >= 1 && month >= 1 && month <= 12 && day >= 1 && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day &&
+    hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 15 && offsetMinutes <= 59 && offsetSeconds <= 59;
+  // The same text must come out again: no extra JSON whitespace, no stray base64 characters.
+  if (!valid || encodeCursor({ votedAt, id }) !== raw) throw refused;
+  return { votedAt, id };
 }
 
-/** One family's share of wins on a tool, over all its models (the specification's two-model view). */
-const familyPercent = (rates: WinRate[], family: ModelFamily): number => {
-  const mine = rates.filter((r) => r.family === family);
-  return winPercent(
-    mine.reduce((n, r) => n + r.wins, 0),
-    mine.reduce((n, r) => n + r.battles, 0),
-  );
-};
+/** What the public sees of a battle: personal data masked in the question, its inputs and both answers. */
+const publicEntry = (e: HistoryEntry): HistoryEntry => ({
+  ...e,
+  question: { ...e.question, text: maskPii(e.question.text), inputs: maskPiiDeep(e.question.inputs) },
+  sides: {
+    a: { ...e.sides.a, text: maskPii(e.sides.a.text) },
+    b: { ...e.sides.b, text: maskPii(e.sides.b.text) },
+  },
+});
 
-export function createHistoryService(deps: { db: Db }) {
+export function createHistoryService(deps: { db: Db; stats: StatsService }) {
   const toolOr404 = (idOrRoute: string) => {
     const tool = findTool(idOrRoute);
     if (!tool) throw new AppError(404, 'unknown_tool', `There is no tool called "${idOrRoute}"`);
@@ -43,9 +64,9 @@ export function createHistoryService(deps: { db: Db }) {
     // Win rates belong to the first page; later pages only carry more entries.
     const [page, winRates] = await Promise.all([
       listVotedBattles(deps.db, tool.slug, limit, cursor ? decodeCursor(cursor) : null),
-      cursor ? Promise.resolve([]) : listWinRates(deps.db, tool.slug),
+      cursor ? Promise.resolve([]) : deps.stats.winRates(tool.slug),
     ]);
-    return { list: page.entries, winRates, nextCursor: page.next ? encodeCursor(page.next) : null };
+    return { list: page.entries.map(publicEntry), winRates, nextCursor: page.next ? encodeCursor(page.next) : null };
   }
 
   /** `GET /api/v2/user/:product/list/:id` in the specification's shape. */

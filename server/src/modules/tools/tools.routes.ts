@@ -1,13 +1,9 @@
 import { publicTools } from '@duet/shared';
+import type { Meta } from '@duet/shared';
 import { Router } from 'express';
 
 /** The activity catalog and what the client needs to know about this deployment. */
-export function toolsRoutes(meta: {
-  demoModels: boolean;
-  mode: 'blind' | 'named';
-  /** Whether signup and login are available (Firebase or its emulator configured). */
-  accounts: boolean;
-}): Router {
+export function toolsRoutes(meta: Meta): Router {
   const router = Router();
   const tools = publicTools();
   router.get('/tools', (_req, res) => {

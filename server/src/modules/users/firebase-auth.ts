@@ -3,8 +3,9 @@ import { cert, deleteApp, initializeApp } from 'firebase-admin/app';
 import type { App } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import type { Logger } from 'pino';
-import type { AccountsConfig } from '../../config.ts';
+import type { AccountsConfig } from '../../accounts-config.ts';
 import { AppError } from '../../http/errors.ts';
+import { requestLogger } from '../../observability/request-log.ts';
 
 /** Who a verified Firebase ID token says the caller is. */
 export interface FirebaseIdentity {
@@ -15,6 +16,8 @@ export interface FirebaseIdentity {
   emailVerified: boolean;
   /** `password`, `google.com`, `anonymous`, ... */
   signInProvider: string | null;
+  /** The custom claim `admin` is `true`: an operator (the queue board lets them in). */
+  admin: boolean;
 }
 
 export interface FirebaseAuth {
@@ -95,13 +98,14 @@ export function createFirebaseAuth(config: Exclude<AccountsConfig, { mode: 'disa
           picture: str(t.picture),
           emailVerified: t.email_verified === true,
           signInProvider: str(t.firebase?.sign_in_provider),
+          admin: t.admin === true,
         };
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (typeof code === 'string' && REJECTED_TOKEN_CODES.has(code)) {
           throw new AppError(401, 'unauthorized', TOKEN_MESSAGES[code] ?? 'The sign-in could not be verified. Please sign in again.');
         }
-        logger.error({ err }, 'could not verify a Firebase ID token');
+        requestLogger(logger).error({ err }, 'could not verify a Firebase ID token');
         throw new AppError(503, 'unavailable', 'The sign-in service is not reachable. Please try again.');
       }
     },

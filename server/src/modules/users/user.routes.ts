@@ -2,7 +2,7 @@ import { ZLoginRequestSchema, ZSignupRequestSchema } from '@duet/shared';
 import type { AuthConfig } from '@duet/shared';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
-import type { AccountsConfig } from '../../config.ts';
+import type { AccountsConfig } from '../../accounts-config.ts';
 import { bearerToken } from '../../http/auth.ts';
 import { parseOr400 } from '../../http/errors.ts';
 import { invalidToken } from './session.ts';

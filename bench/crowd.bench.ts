@@ -1,0 +1,84 @@
+/**
+ * A campaign's crowd: 50, 200, 500 and 1,000 battles at once (both sides 120 tokens at 30 tokens/s
+ * after 200 ms), through a gateway process and worker processes, every battle followed by its own
+ * Socket.IO viewer and voted on at the end. Next to each level, its anchor from the same run: the
+ * same fake server read directly with the OpenAI SDK, as many streams, in a process of its own.
+ * Reports every token's delivery lag, Duet's CPU per delivered token (gateway + workers, from
+ * /proc) against the anchor reader's, peak memory per process, and PostgreSQL connection errors.
+ * Writes the curve as docs/crowd.svg (not with --quick).
+ *
+ *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--quick]
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { AnchorResult, DuetRun } from './lib/duet-run.ts';
+import { runAnchor, runDuet } from './lib/duet-run.ts';
+import { spawnFake } from './lib/fake.ts';
+import { crowdChart } from './lib/chart.ts';
+import { machineLine, pct, round } from './lib/stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    levels: { type: 'string', default: '50,200,500,1000' },
+    workers: { type: 'string', default: '2' },
+    quick: { type: 'boolean', default: false },
+  },
+});
+const levels = values.quick ? [10] : values.levels.split(',').map(Number);
+const workers = Number(values.workers);
+const scenario = { text: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '), ttftMs: 200, tokensPerSecond: 30, stamp: true };
+
+interface Level {
+  battles: number;
+  anchor: AnchorResult;
+  duet: DuetRun;
+}
+
+const rows: Level[] = [];
+for (const battles of levels) {
+  const fake = await spawnFake(scenario);
+  try {
+    const anchor = await runAnchor(fake, battles * 2);
+    const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1 });
+    rows.push({ battles, anchor, duet });
+  } finally {
+    await fake.stop();
+  }
+}
+
+const figures = rows.map(({ battles, anchor, duet }) => ({
+  battles,
+  finished: duet.finished,
+  voted: duet.voted,
+  anchorLagP50Ms: round(pct(anchor.lags, 50)),
+  anchorLagP99Ms: round(pct(anchor.lags, 99)),
+  lagP50Ms: round(pct(duet.lags, 50)),
+  lagP99Ms: round(pct(duet.lags, 99)),
+  firstOverheadP50Ms: round(pct(duet.firstLags, 50) - pct(anchor.firstLags, 50)),
+  firstOverheadP99Ms: round(pct(duet.firstLags, 99) - pct(anchor.firstLags, 99)),
+  anchorCpuUsPerToken: round((anchor.cpuMs * 1000) / Math.max(1, anchor.tokens)),
+  cpuUsPerToken: round((duet.duetCpuMs * 1000) / Math.max(1, duet.tokens)),
+  gatewayCpuUsPerToken: round((duet.gatewayCpuMs * 1000) / Math.max(1, duet.tokens)),
+  workersCpuUsPerToken: round((duet.workersCpuMs * 1000) / Math.max(1, duet.tokens)),
+  peakRssMb: { gateway: Math.round(duet.peakRssMb.gateway), workers: duet.peakRssMb.workers.map(Math.round) },
+  dbConnectionErrors: duet.dbConnectionErrors,
+  tokens: duet.tokens,
+  postP99Ms: round(pct(duet.postMs, 99)),
+}));
+
+console.log(`\n${await machineLine()} · 1 gateway + ${workers} workers · 120 tokens per side at 30 tokens/s`);
+console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | CPU µs per token (gateway + workers) | anchor µs per token | ratio | peak RSS gateway / workers (MB) | DB connection errors |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+for (const f of figures) {
+  console.log(
+    `| ${f.battles} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
+  );
+}
+if (!values.quick) {
+  const out = fileURLToPath(new URL('../docs/crowd.svg', import.meta.url));
+  writeFileSync(out, crowdChart(figures));
+  console.log(`\nchart: docs/crowd.svg`);
+}
+console.log(JSON.stringify({ workers, levels: figures }));
+process.exit(0);

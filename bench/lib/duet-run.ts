@@ -1,0 +1,111 @@
+import { startGatewayProcess } from '../../test/helpers/gateway-process.ts';
+import { spawnWorkerProcess } from '../../test/helpers/worker-process.ts';
+import { runChild } from './child.ts';
+import type { FakeProcess } from './fake.ts';
+import { cpuMs, watchPeakRss } from './proc.ts';
+
+export interface LoadResult {
+  battles: number;
+  finished: number;
+  voted: number;
+  firstMissed: number;
+  tokens: number;
+  firstLags: number[];
+  lags: number[];
+  postMs: number[];
+}
+
+export interface AnchorResult {
+  tokens: number;
+  firstLags: number[];
+  lags: number[];
+  cpuMs: number;
+}
+
+export interface DuetRun extends LoadResult {
+  /** CPU the gateway and the workers used during the load, ms. */
+  duetCpuMs: number;
+  gatewayCpuMs: number;
+  workersCpuMs: number;
+  peakRssMb: { gateway: number; workers: number[] };
+  /** Lines about PostgreSQL refusing connections, in every process's log. */
+  dbConnectionErrors: number;
+}
+
+/** The fake server's two models as Duet's roster, over the OpenAI-compatible protocol. */
+export const fakeModelsEnv = (fake: FakeProcess): Record<string, string> => ({
+  DUET_MODELS: JSON.stringify([
+    { id: 'fake:one', label: 'Fake One', provider: 'openai-compatible', model: 'one', family: 'gpt', baseURL: fake.openaiBaseURL },
+    { id: 'fake:two', label: 'Fake Two', provider: 'openai-compatible', model: 'two', family: 'claude', baseURL: fake.openaiBaseURL },
+  ]),
+  OPENAI_COMPAT_API_KEY: fake.apiKey,
+});
+
+/** Reads `streams` answers straight from the fake server in a process of its own. */
+export async function runAnchor(fake: FakeProcess, streams: number): Promise<AnchorResult> {
+  return runChild<AnchorResult>('bench/lib/anchor-reader.ts', { STREAMS: String(streams), FAKE_API_KEY: fake.apiKey, FAKE_BASE_URL: fake.openaiBaseURL }).result;
+}
+
+/**
+ * `battles` battles at once through a gateway process and `workers` worker processes, followed by
+ * `loaders` viewer processes; measures delivery lags, the gateway's and workers' CPU and memory.
+ */
+export async function runDuet(opts: { fake: FakeProcess; battles: number; workers: number; loaders: number; env?: Record<string, string> }): Promise<DuetRun> {
+  const gateway = await startGatewayProcess({
+    env: {
+      ...fakeModelsEnv(opts.fake),
+      // A crowd from one machine: the per-address and per-socket limits are not under test here.
+      SOCKET_MAX_PER_IP: '100000',
+      SOCKET_JOINS_PER_SECOND: '1000',
+      SOCKET_EVENTS_PER_SECOND: '1000',
+      LOG_LEVEL: 'info',
+      ...opts.env,
+    },
+  });
+  const perWorker = Math.ceil(opts.battles / opts.workers);
+  const workers = Array.from({ length: opts.workers }, () =>
+    spawnWorkerProcess({ ...gateway.env, WORKER_CONCURRENCY: String(perWorker), LOG_LEVEL: 'warn', ...opts.env }),
+  );
+  try {
+    await Promise.all(workers.map((w) => w.ready));
+    const pids = { gateway: gateway.child.pid!, workers: workers.map((w) => w.child.pid!) };
+    const rss = watchPeakRss([pids.gateway, ...pids.workers]);
+    const cpu0 = { gateway: cpuMs(pids.gateway), workers: pids.workers.map(cpuMs) };
+    const per = Math.ceil(opts.battles / opts.loaders);
+    const loads = Array.from({ length: opts.loaders }, (_, i) =>
+      runChild<LoadResult>('bench/lib/viewer-load.ts', {
+        GATEWAY_URL: gateway.url,
+        BATTLES: String(Math.min(per, opts.battles - i * per)),
+      }).result,
+    );
+    const results = await Promise.all(loads);
+    const gatewayCpuMs = cpuMs(pids.gateway) - cpu0.gateway;
+    const workersCpuMs = pids.workers.reduce((n, pid, i) => n + cpuMs(pid) - (cpu0.workers[i] ?? 0), 0);
+    const peak = rss.stop();
+    const logs = [gateway.output(), ...workers.map((w) => w.output())].join('\n');
+    const merged = results.reduce<LoadResult>(
+      (m, r) => ({
+        battles: m.battles + r.battles,
+        finished: m.finished + r.finished,
+        voted: m.voted + r.voted,
+        firstMissed: m.firstMissed + r.firstMissed,
+        tokens: m.tokens + r.tokens,
+        firstLags: m.firstLags.concat(r.firstLags),
+        lags: m.lags.concat(r.lags),
+        postMs: m.postMs.concat(r.postMs),
+      }),
+      { battles: 0, finished: 0, voted: 0, firstMissed: 0, tokens: 0, firstLags: [], lags: [], postMs: [] },
+    );
+    return {
+      ...merged,
+      duetCpuMs: gatewayCpuMs + workersCpuMs,
+      gatewayCpuMs,
+      workersCpuMs,
+      peakRssMb: { gateway: peak.get(pids.gateway) ?? 0, workers: pids.workers.map((p) => peak.get(p) ?? 0) },
+      dbConnectionErrors: (logs.match(/too many clients|remaining connection slots/gi) ?? []).length,
+    };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await gateway.stop();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Visitors: `BATTLES` battles created at once on the gateway at `GATEWAY_URL`, each followed by a
+ * Socket.IO viewer of its own as a browser does (join, snapshot, live events), then voted on.
+ * Each token's delivery lag is the time the viewer reads it minus the time the fake server stamped
+ * on it. Prints `{ battles, finished, voted, firstMissed, tokens, firstLags, lags, postMs }`.
+ */
+import { applySideEvent, sideEnded } from '@duet/shared';
+import type { BattleEvent, BattleSnapshot, CreateBattleResponse } from '@duet/shared';
+import { io } from 'socket.io-client';
+import { readStamps, wallClockMs } from '../../test/fakes/fake-llm-server.ts';
+import type { DuetSocket } from '../../test/helpers/battle-viewer.ts';
+
+const url = process.env.GATEWAY_URL!;
+const battles = Number(process.env.BATTLES);
+const timeoutMs = Number(process.env.TIMEOUT_MS ?? 180_000);
+const firstLags: number[] = [];
+const lags: number[] = [];
+const postMs: number[] = [];
+let finished = 0;
+let voted = 0;
+/** Sides whose first token was already in the snapshot (joined late): their first lag is unknown. */
+let firstMissed = 0;
+
+async function post<T>(path: string, body: object): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+async function one(i: number): Promise<void> {
+  const t0 = performance.now();
+  const created = await post<CreateBattleResponse>('/api/battles', { tool: 'anything-question', text: `Crowd question ${i}`, lang: 'en' });
+  postMs.push(performance.now() - t0);
+  if (created.status !== 202) return;
+  const { battleId, voteToken } = created.body;
+  const socket: DuetSocket = io(url, { transports: ['websocket'], forceNew: true, reconnection: true });
+  let snapshot: BattleSnapshot | null = null;
+  const buffered: BattleEvent[] = [];
+  const seen = { a: false, b: false };
+  const done = new Promise<void>((resolve) => {
+    const check = () => {
+      if (snapshot && sideEnded(snapshot.sides.a) && sideEnded(snapshot.sides.b)) resolve();
+    };
+    const apply = (e: BattleEvent) => {
+      if (!snapshot) return void buffered.push(e);
+      snapshot.sides[e.side] = applySideEvent(snapshot.sides[e.side], e).view;
+      check();
+    };
+    socket.on('battle:delta', (d) => {
+      const now = wallClockMs();
+      for (const stamp of readStamps(d.text)) {
+        lags.push(now - stamp);
+        if (!seen[d.side]) firstLags.push(now - stamp);
+        seen[d.side] = true;
+      }
+      apply({ type: 'delta', ...d });
+    });
+    socket.on('battle:done', (d) => apply({ type: 'done', ...d }));
+    socket.on('battle:error', (d) => apply({ type: 'error', ...d }));
+    socket.on('connect', () => {
+      void socket.emitWithAck('battle:join', { battleId }).then((res) => {
+        if (!res.ok) return;
+        snapshot = res.data;
+        for (const side of ['a', 'b'] as const) {
+          if (!seen[side] && snapshot.sides[side].text) {
+            seen[side] = true;
+            firstMissed += 1;
+          }
+        }
+        for (const e of buffered.splice(0)) apply(e);
+        check();
+      });
+    });
+  });
+  const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
+  const outcome = await Promise.race([done.then(() => 'done' as const), timer]);
+  socket.close();
+  if (outcome !== 'done') return;
+  finished += 1;
+  const vote = await post(`/api/battles/${battleId}/vote`, { winner: 'a', voteToken });
+  if (vote.status === 200) voted += 1;
+}
+
+await Promise.all(Array.from({ length: battles }, (_, i) => one(i)));
+console.log(JSON.stringify({ battles, finished, voted, firstMissed, tokens: lags.length, firstLags, lags, postMs }));
+process.exit(0);

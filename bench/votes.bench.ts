@@ -1,0 +1,189 @@
+/**
+ * Votes and reads at campaign scale. Seeds a database with `--stored` votes (default 1,000,000:
+ * battles with both answers and a counted vote, over the 13 tools), starts a gateway process,
+ * and from load processes of their own:
+ *
+ * 1. votes through `POST /api/battles/:id/vote` on fresh finished battles, `--concurrency` at once
+ *    for `--seconds`, next to the anchor from the same run: a bare `INSERT` loop into a table on
+ *    the same PostgreSQL, the same concurrency over as many connections as the gateway's pool;
+ * 2. reads, `--read-concurrency` at once for `--read-seconds` each: the history's first page (with
+ *    win rates), a page deep in the history (with a cursor), and the specification's list, next to
+ *    the anchor of a bare primary-key `SELECT`.
+ *
+ * For each it prints the rate, p50 and p99, and where the two cores went (gateway, load,
+ * PostgreSQL, everything else). Rate limits are off; `--daily-cap` sets VOTE_DAILY_CAP (default 0,
+ * as shipped).
+ *
+ *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--quick]
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { PRODUCT, TOOLS } from '@duet/shared';
+import pg from 'pg';
+import { loadGatewayConfig } from '../server/src/config.ts';
+import { startGatewayProcess } from '../test/helpers/gateway-process.ts';
+import type { LoopResult } from './lib/closed-loop.ts';
+import type { CpuSplit } from './lib/cpu-window.ts';
+import { runMeasured } from './lib/cpu-window.ts';
+import { machineLine, pct, round } from './lib/stats.ts';
+import { seedVotes } from './lib/vote-seed.ts';
+
+interface Measured {
+  result: LoopResult;
+  cpu: CpuSplit;
+}
+
+const { values } = parseArgs({
+  options: {
+    stored: { type: 'string', default: '1000000' },
+    concurrency: { type: 'string', default: '32' },
+    seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '3' },
+    'read-concurrency': { type: 'string', default: '1,8' },
+    'read-seconds': { type: 'string', default: '10' },
+    'daily-cap': { type: 'string', default: '0' },
+    'log-level': { type: 'string', default: 'info' },
+    quick: { type: 'boolean', default: false },
+  },
+});
+const quick = values.quick;
+const stored = quick ? 20_000 : Number(values.stored);
+const concurrency = quick ? 8 : Number(values.concurrency);
+const voteMs = (quick ? 2 : Number(values.seconds)) * 1000;
+const warmupMs = (quick ? 1 : Number(values.warmup)) * 1000;
+const readConcurrencies = quick ? [4] : values['read-concurrency'].split(',').map(Number);
+const readMs = (quick ? 1 : Number(values['read-seconds'])) * 1000;
+// More fresh battles than the fastest vote loop could use: running out would end the window early.
+const fresh = Math.max(10_000, Math.ceil(((warmupMs + voteMs) / 1000) * 6_000));
+
+const gateway = await startGatewayProcess({
+  env: { LOG_LEVEL: values['log-level'], TRUST_PROXY: 'loopback', VOTE_DAILY_CAP: values['daily-cap'] },
+});
+const pool = loadGatewayConfig(gateway.env).dbPoolSize;
+const gatewayPid = gateway.child.pid!;
+const client = new pg.Client({ connectionString: gateway.db.url });
+await client.connect();
+try {
+  console.log(`seeding ${stored.toLocaleString('en')} stored votes and ${fresh.toLocaleString('en')} fresh battles…`);
+  await seedVotes(client, { stored, fresh, onStep: (step, ms) => console.log(`  ${step}: ${(ms / 1000).toFixed(1)} s`) });
+  await client.query('CREATE TABLE bench_insert_anchor (id bigserial PRIMARY KEY, battle_id uuid NOT NULL, winner text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
+
+  const loop = (extra: Record<string, string>, ms: number) => ({ WARMUP_MS: String(warmupMs), DURATION_MS: String(ms), ...extra });
+  const sqlAnchor = (mode: 'insert' | 'select', c: number, ms: number) =>
+    runMeasured<LoopResult>('bench/lib/sql-anchor.ts', loop({ MODE: mode, DATABASE_URL: gateway.db.url, POOL: String(pool), CONCURRENCY: String(c), STORED: String(stored) }, ms), 0);
+
+  // Votes.
+  const insertAnchor = await sqlAnchor('insert', concurrency, voteMs);
+  const httpAnchor = await withHttpInsertAnchor(gateway.db.url, pool, (url, pid) =>
+    runMeasured<LoopResult>('bench/lib/vote-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs), pid),
+  );
+  const votes = await runMeasured<LoopResult>(
+    'bench/lib/vote-load.ts',
+    loop({ GATEWAY_URL: gateway.url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs),
+    gatewayPid,
+  );
+  if (votes.result.exhausted) throw new Error('the vote load ran out of fresh battles: raise the number seeded');
+  const check = await client.query<{ voted: number; counted: number; counters: number }>(
+    `SELECT (SELECT count(*)::int FROM votes) - $1::int AS voted, (SELECT count(*)::int FROM votes WHERE counted) AS counted,
+            (SELECT sum(battles)::int FROM model_stats) AS counters`,
+    [stored],
+  );
+  const consistent = check.rows[0]!.counters === 2 * check.rows[0]!.counted;
+
+  // Reads, with the stored votes (and the new ones) in place.
+  const cursors: string[] = [];
+  for (const t of TOOLS) {
+    const { rows } = await client.query<{ voted_at: string; battle_id: string }>(
+        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS voted_at, battle_id
+           FROM votes WHERE tool = $1 ORDER BY created_at DESC, battle_id DESC OFFSET $2 LIMIT 1`,
+      [t.slug, Math.floor(stored / TOOLS.length / 2)],
+    );
+    const row = rows[0]!;
+    cursors.push(`/api/tools/${t.slug}/history?cursor=${Buffer.from(JSON.stringify([row.voted_at, row.battle_id])).toString('base64url')}`);
+  }
+  const reads: Array<[string, string[]]> = [
+    ['GET /api/tools/:slug/history (first page, with win rates)', TOOLS.map((t) => `/api/tools/${t.slug}/history`)],
+    ['GET /api/tools/:slug/history?cursor= (a page halfway down)', cursors],
+    [`GET /api/v2/user/${PRODUCT}/list/:id`, TOOLS.map((t) => `/api/v2/user/${PRODUCT}/list/${t.slug}`)],
+  ];
+  const readRounds: Array<{ concurrency: number; anchor: Measured; runs: Array<{ name: string; run: Measured }> }> = [];
+  for (const c of readConcurrencies) {
+    const anchor = await sqlAnchor('select', c, readMs);
+    const runs: Array<{ name: string; run: Measured }> = [];
+    for (const [name, paths] of reads) {
+      runs.push({
+        name,
+        run: await runMeasured<LoopResult>('bench/lib/read-load.ts', loop({ GATEWAY_URL: gateway.url, CONCURRENCY: String(c), PATHS: JSON.stringify(paths) }, readMs), gatewayPid),
+      });
+    }
+    readRounds.push({ concurrency: c, anchor, runs });
+  }
+
+  const fig = (r: LoopResult) => ({ perSecond: round(r.perSecond, 0), p50Ms: round(pct(r.latenciesMs, 50), 2), p99Ms: round(pct(r.latenciesMs, 99), 2), errors: Object.values(r.failures).reduce((n, k) => n + k, 0) });
+  const figures = {
+    stored,
+    concurrency,
+    voteSeconds: voteMs / 1000,
+    readConcurrencies,
+    readSeconds: readMs / 1000,
+    dailyCap: Number(values['daily-cap']),
+    pool,
+    insertAnchor: { ...fig(insertAnchor.result), cpu: insertAnchor.cpu },
+    httpInsertAnchor: { ...fig(httpAnchor.result), cpu: httpAnchor.cpu },
+    votes: { ...fig(votes.result), cpu: votes.cpu, failures: votes.result.failures },
+    consistent,
+    reads: readRounds.map((r) => ({
+      concurrency: r.concurrency,
+      selectAnchor: { ...fig(r.anchor.result), cpu: r.anchor.cpu },
+      runs: r.runs.map(({ name, run }) => ({ name, ...fig(run.result), cpu: run.cpu, failures: run.result.failures })),
+    })),
+  };
+
+  const row = (name: string, f: ReturnType<typeof fig>, cpu: CpuSplit) =>
+    `| ${name} | ${f.perSecond.toLocaleString('en')} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${cpu.gateway} | ${cpu.load} | ${cpu.postgres} | ${cpu.other} |`;
+  const head = '| per second | p50 ms | p99 ms | errors | gateway | load | PostgreSQL | other |\n|---|---|---|---|---|---|---|---|---|';
+  console.log(`\n${await machineLine()} · ${stored.toLocaleString('en')} votes stored · gateway pool ${pool} · daily cap ${figures.dailyCap || 'off'}`);
+  console.log(`CPU columns: cores used over the measured window (2 = both cores busy).\n`);
+  console.log(`| votes, ${concurrency} at once for ${voteMs / 1000} s ${head}`);
+  console.log(row('anchor: bare `INSERT` loop, same PostgreSQL', figures.insertAnchor, insertAnchor.cpu));
+  console.log(row('anchor: bare `node:http` server, one `INSERT` per POST', figures.httpInsertAnchor, httpAnchor.cpu));
+  console.log(row('Duet: `POST /api/battles/:id/vote`', figures.votes, votes.cpu));
+  console.log(`\nDuet/anchor: ${round((figures.votes.perSecond / Math.max(1, figures.insertAnchor.perSecond)) * 100, 0)} % of the anchor's rate; counters match the counted votes: ${consistent ? 'yes' : 'NO'}`);
+  if (figures.votes.errors) console.log(`vote failures: ${JSON.stringify(votes.result.failures)}`);
+  for (const r of readRounds) {
+    console.log(`\n| reads, ${r.concurrency} at once for ${readMs / 1000} s each ${head}`);
+    console.log(row('anchor: bare primary-key `SELECT`, same PostgreSQL', fig(r.anchor.result), r.anchor.cpu));
+    for (const { name, run } of r.runs) console.log(row(name, fig(run.result), run.cpu));
+  }
+  console.log(JSON.stringify(figures));
+} finally {
+  await client.end();
+  await gateway.stop();
+}
+process.exit(0);
+
+/** Runs `fn` against the bare HTTP + INSERT anchor server (a process of its own), then stops it. */
+async function withHttpInsertAnchor<T>(databaseUrl: string, poolSize: number, fn: (url: string, pid: number) => Promise<T>): Promise<T> {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/http-insert-anchor.ts'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: { ...process.env, DATABASE_URL: databaseUrl, POOL: String(poolSize) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /listening (\d+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      server.once('exit', (code) => reject(new Error(`the HTTP anchor exited with ${code}: ${out}`)));
+    });
+    return await fn(`http://127.0.0.1:${port}`, server.pid!);
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+  }
+}

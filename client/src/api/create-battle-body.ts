@@ -1,0 +1,16 @@
+import type { CreateBattleRequest } from '@duet/shared';
+
+/**
+ * The body of `POST /api/battles`: the request as JSON text when there is no image; with one, a
+ * multipart form holding the image and the request's fields, `inputs` as JSON text.
+ */
+export function createBattleBody(req: CreateBattleRequest, image?: File | null): string | FormData {
+  if (!image) return JSON.stringify(req);
+  const form = new FormData();
+  form.set('tool', req.tool);
+  form.set('text', req.text);
+  form.set('lang', req.lang);
+  form.set('inputs', JSON.stringify(req.inputs));
+  form.set('image', image);
+  return form;
+}

@@ -1,0 +1,58 @@
+import { ERROR_CODES, SIDE_ERROR_CODES } from '@duet/shared';
+import type { SideErrorCode } from '@duet/shared';
+import { BLIND_LABELS } from '@duet/shared/schemas/battle.schema';
+import type { TFunction } from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/http.ts';
+import en from '../../i18n/locales/en/battle.json';
+import ko from '../../i18n/locales/ko/battle.json';
+import { API_ERROR_MESSAGES, apiErrorMessage, SIDE_ERROR_MESSAGES, sideErrorMessage, sideLabel } from './messages.ts';
+
+/** A `t` that answers the key it was asked for. */
+const t = ((key: string) => key) as unknown as TFunction<'battle'>;
+
+const translated = (locale: unknown, key: string): unknown =>
+  key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), locale);
+
+describe('messages about failures', () => {
+  it('has a Korean and an English message for every code a side can fail with', () => {
+    for (const code of SIDE_ERROR_CODES) {
+      const key = SIDE_ERROR_MESSAGES[code];
+      expect(translated(en, key), `${code} in English`).toEqual(expect.any(String));
+      expect(translated(ko, key), `${code} in Korean`).toEqual(expect.any(String));
+    }
+  });
+
+  it('has a Korean and an English message for every code the API answers with', () => {
+    for (const code of [...ERROR_CODES, 'network_error' as const]) {
+      const key = API_ERROR_MESSAGES[code];
+      expect(translated(en, key), `${code} in English`).toEqual(expect.any(String));
+      expect(translated(ko, key), `${code} in Korean`).toEqual(expect.any(String));
+    }
+  });
+
+  it('says why a side failed by its code, and gives a code it does not know the generic message', () => {
+    expect(sideErrorMessage(t, 'timeout')).toBe('sideErrors.timeout');
+    expect(sideErrorMessage(t, 'stream_cut')).toBe('sideErrors.stream_cut');
+    expect(sideErrorMessage(t, 'battle_failed')).toBe('sideErrors.generic');
+    expect(sideErrorMessage(t, 'from_a_newer_gateway' as SideErrorCode)).toBe('sideErrors.generic');
+    expect(sideErrorMessage(t, 'toString' as SideErrorCode)).toBe('sideErrors.generic');
+  });
+
+  it('says why a call failed by its code, and falls back to the generic message', () => {
+    expect(apiErrorMessage(t, new ApiError(429, 'rate_limited', 'Slow down'))).toBe('errors.rate_limited');
+    expect(apiErrorMessage(t, new ApiError(0, 'network_error', 'The network request failed'))).toBe('errors.network_error');
+    expect(apiErrorMessage(t, new ApiError(429, 'too_many_rooms', 'Too many rooms'))).toBe('errors.generic');
+    expect(apiErrorMessage(t, new ApiError(502, 'http_error', 'Bad Gateway'))).toBe('errors.generic');
+    expect(apiErrorMessage(t, new Error('boom'))).toBe('errors.generic');
+  });
+});
+
+describe('side labels', () => {
+  it('translates the blind labels the API sends and shows real model names as they are', () => {
+    expect(sideLabel(t, BLIND_LABELS.a)).toBe('side.modelA');
+    expect(sideLabel(t, BLIND_LABELS.b)).toBe('side.modelB');
+    expect(sideLabel(t, 'GPT-4o')).toBe('GPT-4o');
+    expect(sideLabel(t, 'model a')).toBe('model a');
+  });
+});

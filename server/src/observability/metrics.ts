@@ -1,0 +1,131 @@
+import type { Queue } from 'bullmq';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DuetBus } from '../events/duet-events.ts';
+import { within } from '../infra/redis.ts';
+import type { DuetIo } from '../realtime/socket.ts';
+
+/** Queue states worth watching: a growing `waiting` or `failed` is what operators act on. */
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export interface GatewayMetrics {
+  registry: Registry;
+  /** Times every HTTP request, by method, route pattern (never the raw path) and status. */
+  countRequests: RequestHandler;
+  /** Reads Socket.IO connections and rooms from `io` at each scrape. */
+  watchSockets: (io: DuetIo) => void;
+}
+
+/**
+ * The gateway's Prometheus figures, in a registry of its own (several gateways can live in one
+ * process, as in tests). Votes and battles are counted from the event bus, never by the services;
+ * queue depths and sockets are read when scraped.
+ */
+export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Queue[]; logger: Logger }): GatewayMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry, prefix: 'duet_' });
+  queueJobsGauge(registry, deps.queues, deps.logger);
+
+  const battles = new Counter({ name: 'duet_battles_created_total', help: 'Battles stored and queued, by tool', labelNames: ['tool'], registers });
+  const cancels = new Counter({ name: 'duet_battles_cancelled_total', help: 'Battles their vote-token holder cancelled', registers });
+  const votes = new Counter({
+    name: 'duet_votes_total',
+    help: 'Votes stored, by tool, whether they count, and why not (reason "none" when counted)',
+    labelNames: ['tool', 'counted', 'reason'],
+    registers,
+  });
+  deps.events.on('battle.created', ({ tool }) => battles.inc({ tool }));
+  deps.events.on('battle.cancelled', () => cancels.inc());
+  deps.events.on('vote.recorded', ({ tool, counted, reason }) => votes.inc({ tool, counted: String(counted), reason: reason ?? 'none' }));
+
+  let io: DuetIo | null = null;
+  new Gauge({
+    name: 'duet_socketio_connections',
+    help: 'Socket.IO connections open on this gateway',
+    registers,
+    collect() {
+      this.set(io?.of('/').sockets.size ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'duet_socketio_rooms',
+    help: 'Socket.IO rooms on this gateway: battles being watched, tools whose win rates are followed',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      const counts = { battle: 0, tool: 0 };
+      for (const room of io?.of('/').adapter.rooms.keys() ?? []) {
+        if (room.startsWith('battle:')) counts.battle += 1;
+        else if (room.startsWith('tool:')) counts.tool += 1;
+      }
+      this.set({ kind: 'battle' }, counts.battle);
+      this.set({ kind: 'tool' }, counts.tool);
+    },
+  });
+
+  const requests = new Histogram({
+    name: 'duet_http_request_duration_seconds',
+    help: 'HTTP requests served, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const countRequests: RequestHandler = (req, res, next) => {
+    const end = requests.startTimer();
+    // The matched pattern (`/api/battles/:id/vote`) keeps the label set small; a request no route
+    // took (the client's files, 404s) is `none`. It is noted when Express matches the route: by
+    // the time an error reaches the app's error handler, `baseUrl` no longer has the router's mount.
+    let route = 'none';
+    let matched: unknown;
+    Object.defineProperty(req, 'route', {
+      configurable: true,
+      enumerable: true,
+      get: () => matched,
+      set: (value: { path?: unknown } | undefined) => {
+        matched = value;
+        if (value) route = `${req.baseUrl}${String(value.path)}`;
+      },
+    });
+    res.once('close', () => end({ method: METHODS.has(req.method) ? req.method : 'other', route, status: String(res.statusCode) }));
+    next();
+  };
+
+  return {
+    registry,
+    countRequests,
+    watchSockets: (server) => {
+      io = server;
+    },
+  };
+}
+
+/**
+ * `duet_queue_jobs{queue, state}`, read from Redis at each scrape (within a second). Every gateway
+ * and worker reports the same queues: aggregate with `max by (queue, state)`. While Redis does not
+ * answer the series are absent rather than stale.
+ */
+function queueJobsGauge(registry: Registry, queues: readonly Queue[], logger: Logger): void {
+  new Gauge({
+    name: 'duet_queue_jobs',
+    help: 'Jobs in each BullMQ queue, by state',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await Promise.all(
+        queues.map(async (queue) => {
+          try {
+            const counts = await within(1_000, () => queue.getJobCounts(...QUEUE_STATES));
+            for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+          } catch (err) {
+            logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
+          }
+        }),
+      );
+    },
+  });
+}

@@ -1,0 +1,60 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+
+/** A request id taken from `X-Request-Id` as it is: short, and of characters safe in logs and headers. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/** A battle id in the path of a battle's own routes (`/api/battles/:id/...`). */
+const BATTLE_PATH = /^\/api\/battles\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[/?]|$)/i;
+
+/** Probes and scrapes come every few seconds: logging each would drown the log. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+
+/**
+ * The id of a request: the caller's `X-Request-Id` (a proxy's or a load balancer's, so one id
+ * follows a request through every hop) when it is a sane value, else a new UUID.
+ */
+export function requestIdOf(header: string | string[] | undefined): string {
+  const given = Array.isArray(header) ? header[0] : header;
+  return given !== undefined && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+const context = new AsyncLocalStorage<Logger>();
+
+/**
+ * The logger of the request being served (it carries `reqId`), or `fallback` outside a request.
+ * For code that runs inside a request without being handed it: event-bus subscribers.
+ */
+export const requestLogger = (fallback: Logger): Logger => context.getStore() ?? fallback;
+
+/**
+ * Request logs: every request gets an id (`reqId` on each of its log lines, `X-Request-Id` on its
+ * response), one line when it ends (method, url, status, time; the battle id too on a battle's
+ * routes), and `req.log` for anything logged while serving it.
+ */
+export function requestLogs(logger: Logger): RequestHandler[] {
+  const logs = pinoHttp({
+    logger,
+    quietReqLogger: true,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const id = requestIdOf(req.headers['x-request-id']);
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customProps: (req: IncomingMessage & { originalUrl?: string }) => {
+      // Express rewrites `url` inside routers; `originalUrl` is the path as it came.
+      const battleId = BATTLE_PATH.exec(req.originalUrl ?? req.url ?? '')?.[1];
+      return battleId ? { battleId: battleId.toLowerCase() } : {};
+    },
+    autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
+  return [logs, (req, _res, next) => context.run(req.log, next)];
+}

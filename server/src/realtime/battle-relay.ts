@@ -1,0 +1,118 @@
+import { battleRoom, concealStats, ZBattleEventSchema, ZJoinBattleSchema } from '@duet/shared';
+import type { BattleEvent, RedisKeys } from '@duet/shared';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { DuetIo } from './socket.ts';
+
+/** Sends one worker event to the viewers of its battle connected to this gateway. */
+function relay(io: DuetIo, event: BattleEvent, blind: boolean): void {
+  const room = io.local.to(battleRoom(event.battleId));
+  switch (event.type) {
+    case 'delta': {
+      const { type: _type, ...delta } = event;
+      room.emit('battle:delta', delta);
+      break;
+    }
+    case 'progress':
+      room.emit('battle:progress', { battleId: event.battleId, side: event.side, progress: event.progress });
+      break;
+    case 'saving':
+      room.emit('battle:saving', { battleId: event.battleId, side: event.side });
+      break;
+    case 'done':
+      room.emit('battle:done', {
+        battleId: event.battleId,
+        side: event.side,
+        stats: blind ? concealStats(event.stats) : event.stats,
+        ...(event.chars === undefined ? {} : { chars: event.chars }),
+      });
+      break;
+    case 'error':
+      room.emit('battle:error', {
+        battleId: event.battleId,
+        side: event.side,
+        code: event.code,
+        message: event.message,
+        ...(event.chars === undefined ? {} : { chars: event.chars }),
+      });
+      break;
+  }
+}
+
+export interface BattleRelay {
+  /**
+   * Makes sure this gateway receives the battle's live events; resolves once it does. Called
+   * when a viewer joins, before its snapshot is read, so no event falls in between.
+   */
+  follow: (battleId: string) => Promise<void>;
+  /** Battles this gateway follows now. */
+  readonly following: number;
+}
+
+/**
+ * Relays the worker's events to this gateway's viewers. A gateway subscribes to a battle's own
+ * channel while it has a viewer of that battle, and only then: its work grows with its viewers,
+ * not with every battle of every gateway. A message that is not a valid event is dropped with a
+ * warning. When the link to Redis comes back after a loss (a restart may have dropped events and
+ * the streams), every local battle room is told to join again.
+ */
+export function createBattleRelay(
+  io: DuetIo,
+  deps: { eventsSub: Redis; keys: RedisKeys; logger: Logger; blind: boolean },
+): BattleRelay {
+  const { eventsSub, keys, logger, blind } = deps;
+  /** Battle id → its subscription (settled once Redis confirmed it). */
+  const followed = new Map<string, Promise<void>>();
+  eventsSub.on('message', (_channel: string, message: string) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(message);
+    } catch {
+      logger.warn({ bytes: message.length }, 'dropped a battle event that is not JSON');
+      return;
+    }
+    const event = ZBattleEventSchema.safeParse(json);
+    if (event.success) relay(io, event.data, blind);
+    else {
+      const battleId = ZJoinBattleSchema.safeParse(json).data?.battleId;
+      logger.warn({ battleId, issues: event.error.issues }, 'dropped a malformed battle event');
+    }
+  });
+  // The last local viewer of a battle left: stop receiving its events.
+  io.of('/').adapter.on('delete-room', (room: string) => {
+    if (!room.startsWith('battle:')) return;
+    const battleId = room.slice('battle:'.length);
+    if (!followed.delete(battleId)) return;
+    eventsSub.unsubscribe(keys.battleLive(battleId)).catch((err: unknown) => logger.debug({ err, battleId }, 'could not unsubscribe'));
+  });
+  let lost = false;
+  eventsSub.on('close', () => {
+    lost = true;
+  });
+  eventsSub.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    let rooms = 0;
+    for (const room of io.of('/').adapter.rooms.keys()) {
+      if (!room.startsWith('battle:')) continue;
+      rooms += 1;
+      io.local.to(room).emit('battle:resync', { battleId: room.slice('battle:'.length) });
+    }
+    logger.warn({ rooms }, 'live events link restored; viewers asked to resync');
+  });
+  return {
+    follow(battleId) {
+      let subscribed = followed.get(battleId);
+      if (!subscribed) {
+        subscribed = eventsSub.subscribe(keys.battleLive(battleId)).then(() => undefined);
+        // A failed subscription is forgotten, so the next viewer tries again.
+        subscribed.catch(() => followed.delete(battleId));
+        followed.set(battleId, subscribed);
+      }
+      return subscribed;
+    },
+    get following() {
+      return followed.size;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** An optional setting; empty or blank counts as unset (Compose often passes `KEY=`). */
+export const ZOptionalTextSchema = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+/** A yes/no setting (`true`, `1`, `yes` / `false`, `0`, `no`); empty counts as unset, so a `.default()` applies. */
+export const ZYesNoSchema = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1' || v === 'yes')),
+);
+
+/** Common infrastructure settings of gateway and worker. */
+export const ZInfraEnvSchema = z.object({
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/duet'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key and BullMQ queue, so several Duets (or test runs) can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('duet'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * PostgreSQL connections this process may hold. A fixed budget, never derived from how many
+   * battles run at once: PostgreSQL serves every process from one connection limit.
+   */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+/** Parses an environment with a schema, failing with every bad key listed. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/**
+ * What `GET /readyz` answers, on the gateway and on the worker's own port alike: each part, and
+ * `ok` only when all are (200, else 503).
+ */
+export const ZReadinessSchema = z.object({
+  ok: z.boolean(),
+  postgres: z.enum(['ok', 'down']),
+  redis: z.enum(['ok', 'down']),
+  /** `pending` when a migration is not applied yet; `unknown` while PostgreSQL does not answer. */
+  migrations: z.enum(['ok', 'pending', 'unknown']),
+  /** Present while the process shuts down. */
+  draining: z.literal(true).optional(),
+});
+export type Readiness = z.infer<typeof ZReadinessSchema>;
+
+export interface ReadinessProbes {
+  /** The migrations `pgmigrations` lists; null when the table does not exist yet. */
+  appliedMigrations: () => Promise<ReadonlySet<string> | null>;
+  pingRedis: () => Promise<unknown>;
+  /** Every migration the code needs (the file names without extension). */
+  expectedMigrations: readonly string[];
+  draining: () => boolean;
+  /** A dependency slower than this counts as down. */
+  timeoutMs?: number;
+}
+
+/** Settles with `fn`'s outcome, or rejects after `ms`. */
+function within<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([fn(), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** One rule for both processes: Redis and PostgreSQL answer within a second, migrations applied, not draining. */
+export async function checkReadiness(p: ReadinessProbes): Promise<Readiness> {
+  const ms = p.timeoutMs ?? 1_000;
+  const [pg, redis] = await Promise.all([
+    within(ms, p.appliedMigrations).then(
+      (applied) => ({
+        postgres: 'ok' as const,
+        migrations: p.expectedMigrations.every((m) => applied?.has(m)) ? ('ok' as const) : ('pending' as const),
+      }),
+      () => ({ postgres: 'down' as const, migrations: 'unknown' as const }),
+    ),
+    within(ms, p.pingRedis).then(
+      () => 'ok' as const,
+      () => 'down' as const,
+    ),
+  ]);
+  const draining = p.draining();
+  return {
+    ok: pg.postgres === 'ok' && pg.migrations === 'ok' && redis === 'ok' && !draining,
+    postgres: pg.postgres,
+    redis,
+    migrations: pg.migrations,
+    ...(draining ? { draining: true as const } : {}),
+  };
+}

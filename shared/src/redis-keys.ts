@@ -1,0 +1,27 @@
+/**
+ * Redis names shared by gateway and worker, under one prefix so deployments and tests can share a
+ * Redis. Everything about one battle carries its id as a hash tag (`{id}`), so on a Redis Cluster
+ * its stream, flags and live channel sit in one slot and can go in one transaction.
+ */
+export const redisKeys = (prefix: string) => ({
+  /** Stream of `BattleEvent`s for one battle (snapshots and resumes read it). */
+  battleStream: (battleId: string) => `${prefix}:battle:{${battleId}}:events`,
+  /** Pub/sub channel of one battle's live events: only gateways with a viewer of it subscribe. */
+  battleLive: (battleId: string) => `${prefix}:battle:{${battleId}}:live`,
+  /** Set when a battle is cancelled, read by the worker before and while it runs. */
+  battleCancelled: (battleId: string) => `${prefix}:battle:{${battleId}}:cancelled`,
+  /** Held by the worker running a battle (its id as the value), renewed while it runs. */
+  battleLease: (battleId: string) => `${prefix}:battle:{${battleId}}:lease`,
+  /** The Socket.IO Redis adapter's channels (win-rate updates to every gateway's watchers). */
+  socketIoChannel: `${prefix}:socket.io`,
+  /** Set when a counted vote arrives; cleared by the leaderboard job when it recomputes. */
+  leaderboardDirty: `${prefix}:leaderboard:dirty`,
+  /** Cached leaderboard JSON, overall (`*`) or per tool slug. */
+  leaderboard: (tool: string | null) => `${prefix}:leaderboard:${tool ?? '*'}`,
+  /** Pub/sub channel carrying battle ids to cancel. */
+  cancelChannel: `${prefix}:battle-cancel`,
+});
+export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** The prefix of every BullMQ key of a deployment (its queues live under it). */
+export const bullPrefix = (prefix: string): string => `${prefix}:bull`;

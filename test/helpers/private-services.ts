@@ -1,0 +1,128 @@
+/**
+ * Private Redis and PostgreSQL servers for fault tests: started on free ports, stopped and
+ * restarted at will, removed afterwards. The machine's shared services are never touched.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { waitFor } from './wait.ts';
+
+const run = promisify(execFile);
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface PrivateRedis {
+  url: string;
+  port: number;
+  /** Shuts it down without saving: everything in it is gone. */
+  stop: () => Promise<void>;
+  /** Starts it again, empty. */
+  start: () => Promise<void>;
+  /** Stops it and removes its folder. */
+  remove: () => Promise<void>;
+}
+
+/** A redis-server of its own, keeping nothing on disk. */
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'duet-redis-'));
+  const url = `redis://127.0.0.1:${port}`;
+  const answers = async () => {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      return (await probe.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      probe.disconnect();
+    }
+  };
+  const start = async () => {
+    await run('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--daemonize', 'yes', '--save', '', '--appendonly', 'no',
+      '--dir', dir, '--maxmemory-policy', 'noeviction', '--logfile', path.join(dir, 'redis.log'),
+    ]);
+    await waitFor(answers, { what: `redis on ${port}` });
+  };
+  const stop = async () => {
+    await run('redis-cli', ['-p', String(port), 'shutdown', 'nosave']).catch(() => undefined);
+    await waitFor(async () => !(await answers()), { what: `redis on ${port} to stop` });
+  };
+  await start();
+  return {
+    url,
+    port,
+    start,
+    stop,
+    remove: async () => {
+      await stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PrivatePostgres {
+  /** The URL of `database` on this server. */
+  url: (database: string) => string;
+  port: number;
+  /** Stops the server (fast shutdown: connections are cut). */
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
+  /** Stops and removes the cluster. */
+  remove: () => Promise<void>;
+}
+
+/** A PostgreSQL 15 cluster of its own (`pg_createcluster`), trust auth, on a free port. */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const port = await freePort();
+  const name = `duet_fault_${port}`;
+  await run('pg_createcluster', ['15', name, '--port', String(port), '--', '--auth-host=trust', '--auth-local=trust']);
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const answers = async () => {
+    const client = new pg.Client({ connectionString: url('postgres'), connectionTimeoutMillis: 1_000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
+  const start = async () => {
+    await run('pg_ctlcluster', ['15', name, 'start']);
+    await waitFor(answers, { what: `postgres on ${port}`, timeoutMs: 30_000 });
+  };
+  const stop = async () => {
+    await run('pg_ctlcluster', ['15', name, 'stop', '-m', 'fast']);
+  };
+  await start();
+  return {
+    url,
+    port,
+    start,
+    stop,
+    remove: async () => {
+      await run('pg_dropcluster', ['15', name, '--stop']).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { bullPrefix, LEADERBOARD_QUEUE, redisKeys, TOOLS } from '@duet/shared';
+import type { Leaderboard } from '@duet/shared';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countedVotes, leaderboardsOf } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
+import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
+import type { TestDuet } from '../helpers/duet.ts';
+import { startTestDuet } from '../helpers/duet.ts';
+import { TEST_REDIS_URL } from '../helpers/services.ts';
+import { insertSyntheticVotes } from '../helpers/synthetic-votes.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+describe('leaderboard refit', () => {
+  let duet: TestDuet;
+  let bull: Redis;
+  let queue: Queue<unknown, RefitJobResult>;
+
+  beforeAll(async () => {
+    // The gateway and the battle worker run in this process: its event loop is the worker's.
+    duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200' } });
+    bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    queue = new Queue(LEADERBOARD_QUEUE, { connection: bull, prefix: bullPrefix(duet.prefix) });
+  });
+  afterAll(async () => {
+    await queue?.close();
+    bull?.disconnect();
+    await duet?.close();
+  });
+
+  /** Stores `votes` more counted votes, flags them as a vote would, and waits for the refit that counts them all. */
+  const refitAfterAdding = async (votes: number, total: number): Promise<RefitJobResult> => {
+    const client = await duet.db.pool.connect();
+    try {
+      await insertSyntheticVotes(client, votes);
+    } finally {
+      client.release();
+    }
+    await duet.redis.set(redisKeys(duet.prefix).leaderboardDirty, `test-${total}`);
+    return waitFor(
+      async () => (await queue.getJobs(['completed'])).find((j) => j.returnvalue?.computed && j.returnvalue.votes === total)?.returnvalue,
+      { what: `the refit of ${total} votes`, timeoutMs: 60_000, intervalMs: 50 },
+    );
+  };
+
+  it('caches exactly the boards the computation gives when called directly, computed in a process of its own', async () => {
+    const result = await refitAfterAdding(50_000, 50_000);
+    expect(result.pid).not.toBe(process.pid);
+
+    const cached = async (tool: string | null) => JSON.parse((await duet.redis.get(redisKeys(duet.prefix).leaderboard(tool))) as string) as Leaderboard;
+    const overall = await cached(null);
+    expect(overall.votes).toBe(50_000);
+    expect(overall.models).toHaveLength(30);
+    const direct = leaderboardsOf(await countedVotes(duet.db.pool), overall.updatedAt as string, { resamples: 100, seed: 42 });
+    expect(direct.map((b) => b.tool)).toEqual([null, ...TOOLS.map((t) => t.slug)]);
+    for (const board of direct) expect(await cached(board.tool)).toEqual(board);
+  }, 120_000);
+
+  it('keeps the worker’s event loop turning all through a large refit', async () => {
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(Date.now()), 1);
+    try {
+      const result = await refitAfterAdding(250_000, 300_000);
+      expect(result.pid).not.toBe(process.pid);
+      const fit = result.fit as { startedAt: number; endedAt: number };
+      // Had the ratings been computed on this event loop, no tick could fall inside their computation.
+      const during = ticks.filter((t) => t > fit.startedAt && t < fit.endedAt);
+      expect(during.length).toBeGreaterThan(1);
+      expect(ticks.some((t) => t <= fit.startedAt)).toBe(true);
+      expect(ticks.some((t) => t >= fit.endedAt)).toBe(true);
+    } finally {
+      clearInterval(timer);
+    }
+  }, 180_000);
+});

@@ -1,0 +1,143 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, MAINTENANCE_QUEUE } from '@duet/shared';
+import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { postJson } from '../helpers/api.ts';
+import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
+import type { TestDuet } from '../helpers/duet.ts';
+import { startTestDuet } from '../helpers/duet.ts';
+import type { PrivateRedis } from '../helpers/private-services.ts';
+import { startPrivateRedis } from '../helpers/private-services.ts';
+import { waitFor } from '../helpers/wait.ts';
+import type { WorkerProcess } from '../helpers/worker-process.ts';
+import { spawnWorkerProcess } from '../helpers/worker-process.ts';
+
+const ANSWER = Array.from({ length: 80 }, (_, i) => `token${i}`).join(' ');
+
+/** A request that must be answered, not left hanging, while Redis is down. */
+async function answered(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(3_000) });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('Redis restarted with its data lost', () => {
+  let redis: PrivateRedis;
+  let fake: FakeLlmServer;
+  let duet: TestDuet;
+  const workers: WorkerProcess[] = [];
+  let probe: Redis;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    probe = new Redis(redis.url, { maxRetriesPerRequest: null });
+    probe.on('error', () => undefined);
+    fake = await startFakeLlmServer();
+    duet = await startTestDuet({
+      noWorker: true,
+      redisUrl: redis.url,
+      env: {
+        ...fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
+        WORKER_LOCK_DURATION_MS: '2000',
+        WORKER_STALLED_INTERVAL_MS: '1000',
+        BATTLE_LEASE_MS: '2000',
+        SWEEP_INTERVAL_MS: '500',
+        SWEEP_STUCK_AFTER_MS: '0',
+        LEADERBOARD_INTERVAL_MS: '1000',
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await redis?.start().catch(() => undefined);
+    await duet?.close();
+    probe?.disconnect();
+    await fake?.close();
+    await redis?.remove();
+  }, 60_000);
+
+  const schedulers = async () => {
+    const prefix = bullPrefix(duet.prefix);
+    const ids: string[] = [];
+    for (const name of [LEADERBOARD_QUEUE, MAINTENANCE_QUEUE]) {
+      const queue = new Queue(name, { connection: probe, prefix });
+      ids.push(...(await queue.getJobSchedulers()).map((s) => s.key));
+      await queue.close();
+    }
+    return ids.sort();
+  };
+
+  it('keeps every process up, answers 503 at once meanwhile, and viewers resume with the whole text', async () => {
+    fake.setDefault({ text: ANSWER, tokensPerSecond: 20 });
+    const worker = spawnWorkerProcess(duet.env);
+    workers.push(worker);
+    await worker.ready;
+    expect(await schedulers()).toEqual(['battle-sweep', 'leaderboard-refresh']);
+
+    const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text: 'Go', lang: 'en' });
+    const viewer = new BattleViewer(await connectSocket(duet.url), res.body.battleId);
+    await viewer.join();
+    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides streaming' });
+
+    await redis.stop();
+    const create = await answered(`${duet.url}/api/battles`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'anything-question', text: 'Another', lang: 'en' }),
+    });
+    expect(create.status).toBe(503);
+    expect((create.body as ErrorResponse).error.code).toBe('unavailable');
+    expect((await answered(`${duet.url}/api/leaderboard`)).status).toBe(503);
+    // Not ready, naming what is down; still alive, so nothing restarts the gateway into the outage.
+    expect(await answered(`${duet.url}/readyz`)).toEqual({ status: 503, body: { ok: false, postgres: 'ok', redis: 'down', migrations: 'ok' } });
+    expect(await answered(`${duet.url}/healthz`)).toEqual({ status: 200, body: { ok: true } });
+    const { rows: stored } = await duet.db.pool.query('SELECT count(*)::int AS n FROM battles');
+    expect(stored[0].n).toBe(1);
+    await sleep(2_000);
+    await redis.start();
+
+    const final = await viewer.finished(30_000);
+    expect(final.sides.a.text).toBe(ANSWER);
+    expect(final.sides.b.text).toBe(ANSWER);
+    // One resync from the gateway and at most a gap or two: no storm of joins.
+    expect(viewer.joins).toBeLessThanOrEqual(4);
+    expect(worker.child.exitCode).toBeNull();
+
+    // A newcomer after the restart sees the stored answers, though the stream lost its start.
+    const late = new BattleViewer(await connectSocket(duet.url), res.body.battleId);
+    const snapshot = await late.join();
+    expect(snapshot.sides.a).toMatchObject({ state: 'done', text: ANSWER });
+    expect(snapshot.sides.b).toMatchObject({ state: 'done', text: ANSWER });
+
+    // The schedules live in Redis: the workers write them again.
+    await waitFor(async () => (await schedulers()).length === 2, { what: 'the schedules to be restored' });
+    expect((await answered(`${duet.url}/readyz`)).status).toBe(200);
+    await worker.stop();
+  }, 90_000);
+
+  it('puts battles whose jobs were lost back on the queue, and they finish', async () => {
+    fake.setDefault({ text: 'Short answer.', tokensPerSecond: 0 });
+    // No worker yet: the job waits in Redis, then Redis loses it.
+    const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text: 'Lost', lang: 'en' });
+    await redis.stop();
+    await redis.start();
+    const battles = new Queue(BATTLE_QUEUE, { connection: probe, prefix: bullPrefix(duet.prefix) });
+    expect(await battles.getJob(res.body.battleId)).toBeUndefined();
+
+    const worker = spawnWorkerProcess(duet.env);
+    workers.push(worker);
+    await worker.ready;
+    await waitFor(async () => {
+      const { rows } = await duet.db.pool.query('SELECT status, requeues FROM battles WHERE id = $1', [res.body.battleId]);
+      return rows[0]?.status === 'finished' ? rows[0] : undefined;
+    }, { what: 'the lost battle to finish', timeoutMs: 20_000 }).then((row) => expect(row.requeues).toBe(1));
+    const { rows } = await duet.db.pool.query('SELECT side, text FROM answers WHERE battle_id = $1 ORDER BY side', [res.body.battleId]);
+    expect(rows.map((r) => r.text)).toEqual(['Short answer.', 'Short answer.']);
+    await battles.close();
+    await worker.stop();
+  }, 60_000);
+});

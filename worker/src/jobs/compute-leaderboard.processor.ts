@@ -1,0 +1,55 @@
+/**
+ * The leaderboard job's sandboxed processor. BullMQ runs this file in a child process of the
+ * battle worker (see leaderboard-worker.ts), so the refit's CPU time is never spent on the event
+ * loop that relays the battles' streams. Nothing reaches it through a closure: it reads its
+ * settings from its own environment, once, and opens its own connections for each run.
+ */
+import { getPriority, setPriority } from 'node:os';
+import { parseEnv, redisKeys, ZInfraEnvSchema } from '@duet/shared';
+import type { SandboxedJob } from 'bullmq';
+import { z } from 'zod';
+import { createDb } from '../infra/db.ts';
+import { createRedis, redisReady } from '../infra/redis.ts';
+import { createComputeLeaderboard } from './compute-leaderboard.handler.ts';
+import type { RefitResult } from './compute-leaderboard.handler.ts';
+
+/** Required, with no defaults: a child that silently used the default database would be worse than one that fails. */
+export const ZRefitEnvSchema = z.object({
+  DATABASE_URL: ZInfraEnvSchema.shape.DATABASE_URL.unwrap(),
+  REDIS_URL: ZInfraEnvSchema.shape.REDIS_URL.unwrap(),
+  REDIS_PREFIX: ZInfraEnvSchema.shape.REDIS_PREFIX.unwrap(),
+});
+export type RefitEnv = z.infer<typeof ZRefitEnvSchema>;
+
+/** The job's return value: the refit's result and the process that computed it. */
+export interface RefitJobResult extends RefitResult {
+  pid: number;
+}
+
+/**
+ * The refit is background work: at this niceness, when cores are scarce, the battle worker's
+ * streams get the CPU first and the refit takes longer (its lock is renewed by the parent).
+ */
+export const REFIT_NICENESS = 10;
+
+/** This process's settings, read on its first run (importing this file has no side effects). */
+let env: RefitEnv | undefined;
+
+export default async function computeLeaderboardProcessor(_job: SandboxedJob): Promise<RefitJobResult> {
+  if (!env) {
+    env = parseEnv(ZRefitEnvSchema, process.env);
+    setPriority(Math.max(getPriority(), REFIT_NICENESS)); // never higher than it was: that would need privileges
+  }
+  const db = createDb(env.DATABASE_URL, 1);
+  db.on('error', () => undefined); // a dropped idle connection must not end the process: the query using it fails
+  const redis = createRedis(env.REDIS_URL, 'duet-leaderboard-refit', { failFast: true });
+  redis.on('error', () => undefined); // surfaced by redisReady or the command that fails
+  try {
+    await redisReady(redis);
+    const result = await createComputeLeaderboard({ db, redis, keys: redisKeys(env.REDIS_PREFIX) })();
+    return { ...result, pid: process.pid };
+  } finally {
+    redis.disconnect();
+    await db.end();
+  }
+}

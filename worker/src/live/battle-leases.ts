@@ -1,0 +1,51 @@
+import type { RedisKeys } from '@duet/shared';
+import type { Redis } from 'ioredis';
+
+/** Keeps the lease while it is ours; takes it back if Redis lost it (a restart); 0 if another worker has it. */
+const RENEW = `local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+export interface BattleLeases {
+  /** Takes the battle for this worker; false when another worker holds it. `onLost` runs if it is taken away. */
+  claim: (battleId: string, onLost: () => void) => Promise<boolean>;
+  release: (battleId: string) => Promise<void>;
+  stop: () => void;
+}
+
+/**
+ * A lease per running battle in Redis, renewed every quarter of its time to live. BullMQ's job
+ * lock says the same while Redis keeps its data; the lease also survives a Redis restart (the
+ * running worker writes it again), so the sweeper never hands a running battle to a second worker.
+ */
+export function createBattleLeases(redis: Redis, keys: RedisKeys, owner: string, ttlMs: number): BattleLeases {
+  const held = new Map<string, () => void>();
+  const renew = async () => {
+    for (const [battleId, onLost] of held) {
+      try {
+        if ((await redis.eval(RENEW, 1, keys.battleLease(battleId), owner, ttlMs)) === 0) {
+          held.delete(battleId);
+          onLost();
+        }
+      } catch {
+        // Redis unreachable: keep running; the lease is written again once it is back.
+      }
+    }
+  };
+  const timer = setInterval(() => void renew(), Math.max(50, Math.floor(ttlMs / 4)));
+  timer.unref();
+  return {
+    async claim(battleId, onLost) {
+      if ((await redis.set(keys.battleLease(battleId), owner, 'PX', ttlMs, 'NX')) !== 'OK') return false;
+      held.set(battleId, onLost);
+      return true;
+    },
+    async release(battleId) {
+      held.delete(battleId);
+      await redis.eval(RELEASE, 1, keys.battleLease(battleId), owner).catch(() => undefined);
+    },
+    stop: () => clearInterval(timer),
+  };
+}

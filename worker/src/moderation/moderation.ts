@@ -1,0 +1,134 @@
+import { MODERATION_QUEUE } from '@duet/shared';
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { ModerationConfig } from '../config.ts';
+import type { Db } from '../infra/db.ts';
+import * as repo from './moderation.repo.ts';
+import type { BattleToModerate } from './moderation.repo.ts';
+import type { ModerationContent, ModerationVerdict, Moderator } from './moderator.ts';
+import { createOpenAIModerator } from './openai-moderator.ts';
+import { createWordListModerator } from './word-list-moderator.ts';
+
+/** The job of the periodic sweep on MODERATION_QUEUE (worker-only: the gateway never enqueues it). */
+export const MODERATE_PENDING_JOB = 'moderate-pending';
+
+export interface ModerationDeps {
+  db: Db;
+  /** A BullMQ connection (`maxRetriesPerRequest: null`). */
+  connection: Redis;
+  /** The BullMQ key prefix, the same as the other queues'. */
+  prefix: string;
+  logger: Logger;
+  config: ModerationConfig;
+  /** Replaces the moderator the config chooses. */
+  moderator?: Moderator;
+}
+
+export interface Moderation {
+  /**
+   * Moderates one battle whose two answers are stored: `ok` or `flagged`. Never throws: when
+   * the moderator cannot decide it logs, leaves the battle `pending`, and the sweep tries again.
+   * A battle already decided (or taken down) is left as it is.
+   */
+  moderateBattle: (battleId: string) => Promise<void>;
+  /** Moderates one batch of pending battles now, as the periodic job does; returns how many were decided. */
+  sweep: () => Promise<number>;
+  /** Writes the periodic job's schedule (again: it lives in Redis, so after Redis lost it). */
+  ensureSchedule: () => Promise<void>;
+  /** Stops the periodic job's consumer and closes its queue. */
+  close: () => Promise<void>;
+}
+
+export function createModerator(config: ModerationConfig): Moderator {
+  return config.openai ? createOpenAIModerator(config.openai) : createWordListModerator();
+}
+
+/** The texts a moderator reads: the question, every input value, both answers. */
+export function contentTexts(battle: BattleToModerate): string[] {
+  const inputs = Object.values(battle.inputs).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  return [battle.text, ...inputs, ...battle.answers.map((a) => a.text)].filter(
+    (t): t is string => typeof t === 'string' && t.trim() !== '',
+  );
+}
+
+/**
+ * Starts moderation: returns `moderateBattle` for the end of a battle, and runs a repeatable
+ * BullMQ job (one scheduler for all workers) that moderates finished battles still `pending`
+ * every `config.intervalMs`, `config.batchSize` at a time: checks that failed, and battles from
+ * before moderation existed.
+ */
+export async function startModeration(deps: ModerationDeps): Promise<Moderation> {
+  const moderator = deps.moderator ?? createModerator(deps.config);
+  const log = deps.logger.child({ component: 'moderation', moderator: moderator.kind });
+
+  async function moderateOne(battleId: string): Promise<'decided' | 'failed' | 'skipped'> {
+    try {
+      const battle = await repo.loadBattleToModerate(deps.db, battleId);
+      if (!battle || battle.moderation !== 'pending' || battle.answers.length < 2) return 'skipped';
+      // Only the endpoint looks at images; the word list would load them for nothing.
+      const image = moderator.kind === 'openai' && battle.hasImage ? await repo.loadImage(deps.db, battleId) : null;
+      const content: ModerationContent = { texts: contentTexts(battle), image: image ?? undefined };
+      let verdict: ModerationVerdict;
+      try {
+        verdict = await moderator.moderate(content);
+      } catch (err) {
+        log.warn({ battleId, err }, 'moderation failed; the battle stays pending and hidden until a later try');
+        await repo.recordFailedAttempt(deps.db, battleId);
+        return 'failed';
+      }
+      const stored = await repo.recordVerdict(deps.db, battleId, verdict);
+      if (stored) log.info({ battleId, flagged: verdict.flagged, categories: verdict.categories, by: verdict.decidedBy }, 'battle moderated');
+      return 'decided';
+    } catch (err) {
+      log.error({ battleId, err }, 'could not moderate the battle; it stays pending');
+      return 'failed';
+    }
+  }
+
+  let stopping = false;
+
+  async function sweep(): Promise<number> {
+    const ids = await repo.listPending(deps.db, deps.config.batchSize);
+    let decided = 0;
+    for (const id of ids) {
+      // Shutting down: the rest waits for the next run, on this worker or another.
+      if (stopping) break;
+      const outcome = await moderateOne(id);
+      // One failure says the provider is down: the rest of the batch waits for the next run.
+      if (outcome === 'failed') break;
+      if (outcome === 'decided') decided += 1;
+    }
+    return decided;
+  }
+
+  const queue = new Queue(MODERATION_QUEUE, { connection: deps.connection, prefix: deps.prefix });
+  const ensureSchedule = async () => {
+    await queue.upsertJobScheduler(
+      'moderation-sweep',
+      { every: deps.config.intervalMs },
+      { name: MODERATE_PENDING_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
+    );
+  };
+  await ensureSchedule();
+  const worker = new Worker(MODERATION_QUEUE, async () => ({ decided: await sweep() }), {
+    connection: deps.connection,
+    prefix: deps.prefix,
+    concurrency: 1,
+  });
+  worker.on('failed', (job, err) => log.error({ jobId: job?.id, err }, 'moderation sweep failed'));
+  worker.on('error', (err) => log.error({ err }, 'moderation worker error'));
+
+  return {
+    moderateBattle: async (battleId) => {
+      await moderateOne(battleId);
+    },
+    sweep,
+    ensureSchedule,
+    close: async () => {
+      stopping = true;
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

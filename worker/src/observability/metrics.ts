@@ -1,0 +1,126 @@
+import { ALL_QUEUES, bullPrefix } from '@duet/shared';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SideResult } from '../jobs/run-side.ts';
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/** What a battle run reports, per model (the roster id). */
+export interface BattleMetrics {
+  /** A side's model finished answering (not a side stored from an earlier attempt's stream). */
+  sideEnded: (model: string, result: SideResult) => void;
+  /** A model failed; `retried` when the side tries again. */
+  providerError: (model: string, code: string, retried: boolean) => void;
+}
+
+export interface WorkerMetrics extends BattleMetrics {
+  registry: Registry;
+  close: () => Promise<void>;
+}
+
+/**
+ * The worker's Prometheus figures, in a registry of its own: how its models answer (time to first
+ * token, duration, pace, errors), how busy it is, and the queues' depths, read at each scrape.
+ */
+export function createWorkerMetrics(deps: {
+  /** A fail-fast connection: a scrape while Redis is away answers at once, without the queues. */
+  redis: Redis;
+  redisPrefix: string;
+  /** Battles this worker runs now, and at most. */
+  running: () => number;
+  concurrency: number;
+  logger: Logger;
+}): WorkerMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry, prefix: 'duet_' });
+
+  const queues = ALL_QUEUES.map((name) => {
+    const queue = new Queue(name, { connection: deps.redis, prefix: bullPrefix(deps.redisPrefix) });
+    queue.on('error', (err) => deps.logger.debug({ err: err.message, queue: name }, 'queue view error'));
+    return queue;
+  });
+  new Gauge({
+    name: 'duet_queue_jobs',
+    help: 'Jobs in each BullMQ queue, by state (every process reports the same queues: use max)',
+    labelNames: ['queue', 'state'],
+    registers,
+    async collect() {
+      this.reset();
+      await Promise.all(
+        queues.map(async (queue) => {
+          try {
+            const counts = await withTimeout(1_000, queue.getJobCounts(...QUEUE_STATES));
+            for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+          } catch (err) {
+            deps.logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
+          }
+        }),
+      );
+    },
+  });
+  new Gauge({
+    name: 'duet_battles_running',
+    help: 'Battles this worker runs now',
+    registers,
+    collect() {
+      this.set(deps.running());
+    },
+  });
+  new Gauge({ name: 'duet_worker_concurrency', help: 'Battles this worker runs at most at once (WORKER_CONCURRENCY)', registers }).set(
+    deps.concurrency,
+  );
+
+  const ttft = new Histogram({
+    name: 'duet_answer_ttft_seconds',
+    help: 'Time from asking a model to its first token, by model',
+    labelNames: ['model'],
+    buckets: [0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'duet_answer_duration_seconds',
+    help: 'Time a model took to answer, by model and how it ended (stop, length, cancelled, error)',
+    labelNames: ['model', 'outcome'],
+    buckets: [1, 2, 5, 10, 20, 30, 45, 60, 90, 120, 180, 300],
+    registers,
+  });
+  const pace = new Histogram({
+    name: 'duet_answer_tokens_per_second',
+    help: 'Output tokens per second after the first token, by model (answers whose provider reports usage)',
+    labelNames: ['model'],
+    buckets: [1, 2, 5, 10, 20, 35, 50, 75, 100, 150, 250, 500],
+    registers,
+  });
+  const errors = new Counter({
+    name: 'duet_provider_errors_total',
+    help: 'Model failures by model, error code, and whether the side tried again',
+    labelNames: ['model', 'code', 'retried'],
+    registers,
+  });
+
+  return {
+    registry,
+    sideEnded: (model, { stats }) => {
+      duration.observe({ model, outcome: stats.finishReason ?? 'error' }, stats.durationMs / 1000);
+      if (stats.ttftMs === null) return;
+      ttft.observe({ model }, stats.ttftMs / 1000);
+      const generatingMs = stats.durationMs - stats.ttftMs;
+      if (stats.outputTokens && generatingMs >= 1) pace.observe({ model }, stats.outputTokens / (generatingMs / 1000));
+    },
+    providerError: (model, code, retried) => errors.inc({ model, code, retried: String(retried) }),
+    close: async () => void (await Promise.all(queues.map((q) => q.close()))),
+  };
+}
+
+function withTimeout<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,105 @@
+import { readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkReadiness } from '@duet/shared';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Db } from '../infra/db.ts';
+
+/** The gateway applies the migrations (server/migrations); the worker only needs them applied. */
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../../server/migrations', import.meta.url));
+
+/** The names node-pg-migrate records for each migration file (the file name without extension). */
+export const migrationNames = (dir: string = MIGRATIONS_DIR): string[] =>
+  readdirSync(dir)
+    .filter((f) => !f.startsWith('.'))
+    .map((f) => path.parse(f).name)
+    .sort();
+
+export interface OpsServer {
+  /** e.g. `http://127.0.0.1:9464`. */
+  url: string;
+  close: () => Promise<void>;
+}
+
+export interface OpsServerDeps {
+  host: string;
+  port: number;
+  registry: Registry;
+  db: Db;
+  redis: Redis;
+  /** True once the worker started to shut down. */
+  draining: () => boolean;
+  logger: Logger;
+}
+
+/**
+ * The worker's own HTTP port (WORKER_HTTP_PORT), for Prometheus and the orchestrator only:
+ * `/metrics`; `/healthz` (alive: 200 while the event loop runs, touching nothing); `/readyz` (Redis
+ * and PostgreSQL answer within a second, migrations applied, not shutting down; else 503 naming
+ * what is wrong).
+ */
+export async function startOpsServer(deps: OpsServerDeps): Promise<OpsServer> {
+  const expectedMigrations = migrationNames();
+  const appliedMigrations = async () => {
+    try {
+      const { rows } = await deps.db.query<{ name: string }>('SELECT name FROM pgmigrations');
+      return new Set(rows.map((r) => r.name));
+    } catch (err) {
+      if ((err as { code?: unknown }).code === '42P01') return null;
+      throw err;
+    }
+  };
+  const server = createServer((req, res) => {
+    const send = (status: number, type: string, body: string) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    const json = (status: number, body: unknown) => send(status, 'application/json; charset=utf-8', JSON.stringify(body));
+    const route = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+    const answer = async () => {
+      switch (route) {
+        case 'GET /metrics':
+          return send(200, deps.registry.contentType, await deps.registry.metrics());
+        case 'GET /healthz':
+          return json(200, { ok: true });
+        case 'GET /readyz': {
+          const state = await checkReadiness({
+            appliedMigrations,
+            pingRedis: () => deps.redis.ping(),
+            expectedMigrations,
+            draining: deps.draining,
+          });
+          return json(state.ok ? 200 : 503, state);
+        }
+        default:
+          return json(404, { error: { code: 'not_found', message: `No route for ${route.slice(0, 200)}` } });
+      }
+    };
+    answer().catch((err: unknown) => {
+      deps.logger.error({ err, route: route.slice(0, 200) }, 'the worker HTTP port failed to answer');
+      if (!res.headersSent) json(500, { error: { code: 'internal', message: 'Something went wrong.' } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(deps.port, deps.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = deps.host === '0.0.0.0' || deps.host === '::' ? '127.0.0.1' : deps.host;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
