@@ -1,0 +1,143 @@
+/**
+ * Every benchmark the scale issue names, run the way an operator runs it (`npm run bench -- <name>
+ * --quick`), each in its own processes: the benchmark must start what it measures, finish, and
+ * print its figures as one JSON object on its last line. No timing is asserted here (that is what
+ * the benchmarks are for, in docs/benchmarks.md); what is asserted is that the work they measure was
+ * done: every battle finished, every vote counted, the boards agree, Lighthouse produced a score.
+ * In the browser project because `client` needs the built client and Chromium.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs `npm run bench -- <name> --quick` and returns its last line, parsed, and its whole output. */
+function runQuick(name: string): Promise<{ figures: unknown; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', name, '--quick'], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`bench ${name} exited with ${code}:\n${output.slice(-4000)}`));
+      const last = output.trim().split('\n').at(-1) ?? '';
+      try {
+        resolve({ figures: JSON.parse(last), output });
+      } catch {
+        reject(new Error(`bench ${name} did not end with a JSON line:\n${output.slice(-4000)}`));
+      }
+    });
+  });
+}
+
+const ms = z.number().nonnegative();
+const TIMEOUT = 300_000;
+
+describe('the benchmarks, --quick', () => {
+  it(
+    'overhead: measures the first token of every side of every battle, next to the direct SDK',
+    async () => {
+      const { figures } = await runQuick('overhead');
+      const f = z
+        .object({ battles: z.number(), finished: z.number(), firstMeasured: z.number(), firstMissed: z.number(), anchorFirstP50Ms: ms, overheadP50Ms: z.number(), overheadP99Ms: z.number() })
+        .parse(figures);
+      expect(f.finished).toBe(f.battles);
+      expect(f.firstMeasured).toBe(f.battles * 2);
+      expect(f.firstMissed).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'crowd: every battle finishes and is voted on, with its anchor, CPU and memory per process',
+    async () => {
+      const { figures } = await runQuick('crowd');
+      const level = z.object({
+        battles: z.number().positive(),
+        finished: z.number(),
+        voted: z.number(),
+        anchorLagP99Ms: ms,
+        lagP99Ms: ms,
+        anchorCpuUsPerToken: z.number().positive(),
+        cpuUsPerToken: z.number().positive(),
+        peakRssMb: z.object({ gateway: z.number().positive(), workers: z.array(z.number().positive()).min(1) }),
+        dbConnectionErrors: z.number(),
+        tokens: z.number().positive(),
+      });
+      const { levels } = z.object({ levels: z.array(level).min(1) }).parse(figures);
+      for (const l of levels) {
+        expect(l.finished).toBe(l.battles);
+        expect(l.voted).toBe(l.battles);
+        expect(l.dbConnectionErrors).toBe(0);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'queue: creates every battle through the API and measures raw BullMQ on the same Redis',
+    async () => {
+      const { figures } = await runQuick('queue');
+      const f = z
+        .object({ battles: z.number(), created: z.number(), refused: z.number(), rawJobsPerSecond: z.number().positive(), battlesPerSecond: z.number().positive(), ratio: z.number().positive() })
+        .parse(figures);
+      expect(f.created).toBe(f.battles);
+      expect(f.refused).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'votes: counts votes and serves reads through the API, next to a bare INSERT and SELECT',
+    async () => {
+      const { figures } = await runQuick('votes');
+      const run = z.object({ perSecond: z.number(), p99Ms: ms, errors: z.number() });
+      const f = z
+        .object({
+          insertAnchor: run,
+          votes: run,
+          consistent: z.boolean(),
+          reads: z.array(z.object({ selectAnchor: run, runs: z.array(run.extend({ name: z.string() })).min(1) })).min(1),
+        })
+        .parse(figures);
+      expect(f.votes.perSecond).toBeGreaterThan(0);
+      expect(f.votes.errors).toBe(0);
+      expect(f.consistent).toBe(true);
+      for (const r of f.reads.flatMap((read) => read.runs)) expect(r.errors, r.name).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'leaderboard: the grouped refit gives the same ratings as vote by vote, off the battle loop',
+    async () => {
+      const { figures } = await runQuick('leaderboard');
+      const f = z
+        .object({ votes: z.number().positive(), models: z.number().positive(), maxRatingDiff: z.number(), boardsIdentical: z.boolean(), offLoopOtherProcess: z.boolean(), groupedMs: ms, perVoteMs: ms })
+        .parse(figures);
+      expect(f.maxRatingDiff).toBeLessThan(1e-6);
+      expect(f.boardsIdentical).toBe(true);
+      expect(f.offLoopOtherProcess).toBe(true);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'client: weighs the landing JavaScript and scores the home page in Lighthouse, next to an empty page',
+    async () => {
+      const { figures } = await runQuick('client');
+      const row = z.object({ page: z.string(), anchor: z.boolean(), performance: z.number().min(0).max(100), cls: z.number().nonnegative() });
+      const f = z.object({ landingJsGzip: z.number().positive(), rows: z.array(row) }).parse(figures);
+      expect(f.rows.some((r) => r.anchor)).toBe(true);
+      expect(f.rows.some((r) => !r.anchor && r.page === '/')).toBe(true);
+    },
+    TIMEOUT,
+  );
+});
