@@ -28,6 +28,8 @@ export interface DuetRun extends LoadResult {
   gatewayCpuMs: number;
   workersCpuMs: number;
   peakRssMb: { gateway: number; workers: number[] };
+  /** CPU of each extra gateway on the same Redis and PostgreSQL that no viewer uses, ms. */
+  idleGatewaysCpuMs: number[];
   /** Lines about PostgreSQL refusing connections, in every process's log. */
   dbConnectionErrors: number;
 }
@@ -50,7 +52,15 @@ export async function runAnchor(fake: FakeProcess, streams: number): Promise<Anc
  * `battles` battles at once through a gateway process and `workers` worker processes, followed by
  * `loaders` viewer processes; measures delivery lags, the gateway's and workers' CPU and memory.
  */
-export async function runDuet(opts: { fake: FakeProcess; battles: number; workers: number; loaders: number; env?: Record<string, string> }): Promise<DuetRun> {
+export async function runDuet(opts: {
+  fake: FakeProcess;
+  battles: number;
+  workers: number;
+  loaders: number;
+  env?: Record<string, string>;
+  /** Extra gateway processes that join the same Redis and PostgreSQL but get no viewer. */
+  idleGateways?: number;
+}): Promise<DuetRun> {
   const gateway = await startGatewayProcess({
     env: {
       ...fakeModelsEnv(opts.fake),
@@ -62,6 +72,7 @@ export async function runDuet(opts: { fake: FakeProcess; battles: number; worker
       ...opts.env,
     },
   });
+  const idle = await Promise.all(Array.from({ length: opts.idleGateways ?? 0 }, () => startGatewayProcess({ joining: gateway })));
   const perWorker = Math.ceil(opts.battles / opts.workers);
   const workers = Array.from({ length: opts.workers }, () =>
     spawnWorkerProcess({ ...gateway.env, WORKER_CONCURRENCY: String(perWorker), LOG_LEVEL: 'warn', ...opts.env }),
@@ -70,7 +81,8 @@ export async function runDuet(opts: { fake: FakeProcess; battles: number; worker
     await Promise.all(workers.map((w) => w.ready));
     const pids = { gateway: gateway.child.pid!, workers: workers.map((w) => w.child.pid!) };
     const rss = watchPeakRss([pids.gateway, ...pids.workers]);
-    const cpu0 = { gateway: cpuMs(pids.gateway), workers: pids.workers.map(cpuMs) };
+    const idlePids = idle.map((g) => g.child.pid!);
+    const cpu0 = { gateway: cpuMs(pids.gateway), workers: pids.workers.map(cpuMs), idle: idlePids.map(cpuMs) };
     const per = Math.ceil(opts.battles / opts.loaders);
     const loads = Array.from({ length: opts.loaders }, (_, i) =>
       runChild<LoadResult>('bench/lib/viewer-load.ts', {
@@ -80,6 +92,7 @@ export async function runDuet(opts: { fake: FakeProcess; battles: number; worker
     );
     const results = await Promise.all(loads);
     const gatewayCpuMs = cpuMs(pids.gateway) - cpu0.gateway;
+    const idleGatewaysCpuMs = idlePids.map((pid, i) => cpuMs(pid) - (cpu0.idle[i] ?? 0));
     const workersCpuMs = pids.workers.reduce((n, pid, i) => n + cpuMs(pid) - (cpu0.workers[i] ?? 0), 0);
     const peak = rss.stop();
     const logs = [gateway.output(), ...workers.map((w) => w.output())].join('\n');
@@ -102,10 +115,12 @@ export async function runDuet(opts: { fake: FakeProcess; battles: number; worker
       gatewayCpuMs,
       workersCpuMs,
       peakRssMb: { gateway: peak.get(pids.gateway) ?? 0, workers: pids.workers.map((p) => peak.get(p) ?? 0) },
+      idleGatewaysCpuMs,
       dbConnectionErrors: (logs.match(/too many clients|remaining connection slots/gi) ?? []).length,
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
+    await Promise.all(idle.map((g) => g.stop()));
     await gateway.stop();
   }
 }

@@ -130,6 +130,18 @@ describe('the benchmarks, --quick', () => {
   );
 
   it(
+    'routing: a gateway with no viewer does not take part in the battles it does not show',
+    async () => {
+      const { figures } = await runQuick('routing');
+      const f = z
+        .object({ battles: z.number(), finished: z.number(), tokens: z.number().positive(), viewedGatewayCpuMs: z.number().positive(), idleGatewayCpuMs: ms })
+        .parse(figures);
+      expect(f.finished).toBe(f.battles);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'client: weighs the landing JavaScript and scores the home page in Lighthouse, next to an empty page',
     async () => {
       const { figures } = await runQuick('client');
