@@ -65,6 +65,7 @@ const figures = rows.map(({ battles, anchor, duet }) => ({
   dbConnectionErrors: duet.dbConnectionErrors,
   tokens: duet.tokens,
   postP99Ms: round(pct(duet.postMs, 99)),
+  failures: duet.failures,
 }));
 
 console.log(`\n${await machineLine()} · 1 gateway + ${workers} workers · 120 tokens per side at 30 tokens/s`);
@@ -74,6 +75,9 @@ for (const f of figures) {
   console.log(
     `| ${f.battles} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
   );
+}
+for (const f of figures.filter((l) => l.finished < l.battles)) {
+  console.log(`${f.battles} battles: ${f.battles - f.finished} not finished: ${JSON.stringify(f.failures)}`);
 }
 if (!values.quick) {
   const out = fileURLToPath(new URL('../docs/crowd.svg', import.meta.url));

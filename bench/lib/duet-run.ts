@@ -13,6 +13,8 @@ export interface LoadResult {
   firstLags: number[];
   lags: number[];
   postMs: number[];
+  /** Why battles did not finish, counted by reason. */
+  failures: Record<string, number>;
 }
 
 export interface AnchorResult {
@@ -90,7 +92,13 @@ export async function runDuet(opts: {
         BATTLES: String(Math.min(per, opts.battles - i * per)),
       }).result,
     );
-    const results = await Promise.all(loads);
+    const results = await Promise.all(loads).catch((err: unknown) => {
+      // What the processes said last is what explains a failed load.
+      for (const [name, p] of [['gateway', gateway], ...workers.map((w, i) => [`worker ${i + 1}`, w] as const)] as const) {
+        console.error(`--- ${name}, last lines:\n${p.output().split('\n').slice(-15).join('\n')}`);
+      }
+      throw err;
+    });
     const gatewayCpuMs = cpuMs(pids.gateway) - cpu0.gateway;
     const idleGatewaysCpuMs = idlePids.map((pid, i) => cpuMs(pid) - (cpu0.idle[i] ?? 0));
     const workersCpuMs = pids.workers.reduce((n, pid, i) => n + cpuMs(pid) - (cpu0.workers[i] ?? 0), 0);
@@ -106,8 +114,9 @@ export async function runDuet(opts: {
         firstLags: m.firstLags.concat(r.firstLags),
         lags: m.lags.concat(r.lags),
         postMs: m.postMs.concat(r.postMs),
+        failures: Object.entries(r.failures).reduce((f, [why, n]) => ({ ...f, [why]: (f[why] ?? 0) + n }), m.failures),
       }),
-      { battles: 0, finished: 0, voted: 0, firstMissed: 0, tokens: 0, firstLags: [], lags: [], postMs: [] },
+      { battles: 0, finished: 0, voted: 0, firstMissed: 0, tokens: 0, firstLags: [], lags: [], postMs: [], failures: {} },
     );
     return {
       ...merged,

@@ -2,7 +2,7 @@
  * Visitors: `BATTLES` battles created at once on the gateway at `GATEWAY_URL`, each followed by a
  * Socket.IO viewer of its own as a browser does (join, snapshot, live events), then voted on.
  * Each token's delivery lag is the time the viewer reads it minus the time the fake server stamped
- * on it. Prints `{ battles, finished, voted, firstMissed, tokens, firstLags, lags, postMs }`.
+ * on it. Prints `{ battles, finished, voted, firstMissed, tokens, firstLags, lags, postMs, failures }`.
  */
 import { applySideEvent, sideEnded } from '@duet/shared';
 import type { BattleEvent, BattleSnapshot, CreateBattleResponse } from '@duet/shared';
@@ -20,6 +20,9 @@ let finished = 0;
 let voted = 0;
 /** Sides whose first token was already in the snapshot (joined late): their first lag is unknown. */
 let firstMissed = 0;
+/** Why battles did not finish: `post <status>`, `join <code>`, `timeout`. */
+const failures: Record<string, number> = {};
+const fail = (why: string): void => void (failures[why] = (failures[why] ?? 0) + 1);
 
 async function post<T>(path: string, body: object): Promise<{ status: number; body: T }> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -30,7 +33,7 @@ async function one(i: number): Promise<void> {
   const t0 = performance.now();
   const created = await post<CreateBattleResponse>('/api/battles', { tool: 'anything-question', text: `Crowd question ${i}`, lang: 'en' });
   postMs.push(performance.now() - t0);
-  if (created.status !== 202) return;
+  if (created.status !== 202) return fail(`post ${created.status}`);
   const { battleId, voteToken } = created.body;
   const socket: DuetSocket = io(url, { transports: ['websocket'], forceNew: true, reconnection: true });
   let snapshot: BattleSnapshot | null = null;
@@ -58,7 +61,7 @@ async function one(i: number): Promise<void> {
     socket.on('battle:error', (d) => apply({ type: 'error', ...d }));
     socket.on('connect', () => {
       void socket.emitWithAck('battle:join', { battleId }).then((res) => {
-        if (!res.ok) return;
+        if (!res.ok) return fail(`join ${res.error.code}`);
         snapshot = res.data;
         for (const side of ['a', 'b'] as const) {
           if (!seen[side] && snapshot.sides[side].text) {
@@ -74,12 +77,12 @@ async function one(i: number): Promise<void> {
   const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
   const outcome = await Promise.race([done.then(() => 'done' as const), timer]);
   socket.close();
-  if (outcome !== 'done') return;
+  if (outcome !== 'done') return fail('timeout');
   finished += 1;
   const vote = await post(`/api/battles/${battleId}/vote`, { winner: 'a', voteToken });
   if (vote.status === 200) voted += 1;
 }
 
-await Promise.all(Array.from({ length: battles }, (_, i) => one(i)));
-console.log(JSON.stringify({ battles, finished, voted, firstMissed, tokens: lags.length, firstLags, lags, postMs }));
-process.exit(0);
+await Promise.all(Array.from({ length: battles }, (_, i) => one(i).catch((err: unknown) => fail(`error ${(err as Error).message}`))));
+// Exit only once the result is written: stdout to a pipe is asynchronous, and a large result would be cut.
+process.stdout.write(`${JSON.stringify({ battles, finished, voted, firstMissed, tokens: lags.length, firstLags, lags, postMs, failures })}\n`, () => process.exit(0));
