@@ -76,8 +76,8 @@ for (const f of figures) {
     `| ${f.battles} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
   );
 }
-for (const f of figures.filter((l) => l.finished < l.battles)) {
-  console.log(`${f.battles} battles: ${f.battles - f.finished} not finished: ${JSON.stringify(f.failures)}`);
+for (const f of figures.filter((l) => Object.keys(l.failures).length > 0)) {
+  console.log(`${f.battles} battles: ${f.battles - f.finished} not finished; refusals and failures: ${JSON.stringify(f.failures)}`);
 }
 if (!values.quick) {
   const out = fileURLToPath(new URL('../docs/crowd.svg', import.meta.url));

@@ -24,14 +24,22 @@ let firstMissed = 0;
 const failures: Record<string, number> = {};
 const fail = (why: string): void => void (failures[why] = (failures[why] ?? 0) + 1);
 
-async function post<T>(path: string, body: object): Promise<{ status: number; body: T }> {
+async function post<T>(path: string, body: object): Promise<{ status: number; body: T; retryAfterS: number }> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as T };
+  return { status: res.status, body: (await res.json()) as T, retryAfterS: Number(res.headers.get('retry-after') ?? 1) };
 }
+
+/** Tries a refused battle again after its Retry-After, as a visitor told to come back would, at most this many times. */
+const POST_TRIES = 4;
 
 async function one(i: number): Promise<void> {
   const t0 = performance.now();
-  const created = await post<CreateBattleResponse>('/api/battles', { tool: 'anything-question', text: `Crowd question ${i}`, lang: 'en' });
+  let created = await post<CreateBattleResponse>('/api/battles', { tool: 'anything-question', text: `Crowd question ${i}`, lang: 'en' });
+  for (let tries = 1; created.status === 503 && tries < POST_TRIES; tries += 1) {
+    fail(`post 503 ${(created.body as unknown as { error?: { code?: string } }).error?.code ?? ''} (tried again)`.trim());
+    await new Promise((r) => setTimeout(r, created.retryAfterS * 1000));
+    created = await post<CreateBattleResponse>('/api/battles', { tool: 'anything-question', text: `Crowd question ${i}`, lang: 'en' });
+  }
   postMs.push(performance.now() - t0);
   if (created.status !== 202) return fail(`post ${created.status}`);
   const { battleId, voteToken } = created.body;
