@@ -89,7 +89,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
 
   const events = createEventBus<DuetEvents>(logger);
   const queueViews = openQueueViews({ connection: redis, redisPrefix: config.redisPrefix, battles: queue, logger });
-  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, logger });
+  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, logger });
   logBattleEvents(events, logger);
   /** Started with Socket.IO below; its measured pace suggests how long a refused visitor should wait. */
   let queueWatch: QueueWatch | null = null;

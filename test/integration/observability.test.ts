@@ -1,5 +1,7 @@
 import type { CreateBattleResponse } from '@duet/shared';
-import { ALL_QUEUES, ZReadinessSchema } from '@duet/shared';
+import { ALL_QUEUES, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB, ZReadinessSchema } from '@duet/shared';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
@@ -8,6 +10,7 @@ import type { DuetSocket } from '../helpers/battle-viewer.ts';
 import type { GatewayProcess } from '../helpers/gateway-process.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { freePort } from '../helpers/private-services.ts';
+import { TEST_REDIS_URL } from '../helpers/services.ts';
 import type { Sample } from '../helpers/prometheus.ts';
 import { sampleValue, scrape } from '../helpers/prometheus.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -129,6 +132,8 @@ describe('metrics and logs of a gateway process and a worker process', () => {
     expect(sampleValue(w, 'duet_provider_errors_total', { model: 'fake:claude' })).toBeUndefined();
     expect(sampleValue(w, 'duet_battles_running')).toBe(0);
     expect(sampleValue(w, 'duet_worker_concurrency')).toBe(8);
+    expect(sampleValue(w, 'duet_battle_queue_wait_seconds_count')).toBe(2);
+    expect(sampleValue(w, 'duet_jobs_failed_total')).toBeUndefined();
     expectQueues(w);
     expectProcessFigures(w);
   });
@@ -147,6 +152,21 @@ describe('metrics and logs of a gateway process and a worker process', () => {
       body: JSON.stringify({ voteToken: battle.voteToken }),
     });
     await waitFor(async () => sampleValue(await scrape(workerHttp), 'duet_battles_running') === 0, { what: 'the battle to end' });
+  });
+
+  it('counts failed job attempts by queue, and whether it was the last', async () => {
+    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const battles = new Queue(BATTLE_QUEUE, { connection, prefix: bullPrefix(gw.prefix) });
+    try {
+      await battles.add(RUN_BATTLE_JOB, { battleId: 'not a battle' }, { attempts: 2 });
+      await waitFor(async () => sampleValue(await scrape(workerHttp), 'duet_jobs_failed_total', { queue: 'battles', final: 'true' }) === 1, {
+        what: 'the junk job to fail twice',
+      });
+      expect(sampleValue(await scrape(workerHttp), 'duet_jobs_failed_total', { queue: 'battles', final: 'false' })).toBe(1);
+    } finally {
+      await battles.close();
+      connection.disconnect();
+    }
   });
 
   it("serves the worker's liveness and readiness on its own port", async () => {
@@ -215,17 +235,22 @@ describe('metrics and logs of a gateway process and a worker process', () => {
   });
 });
 
-/** Every queue's waiting, active, delayed and failed counts are there. */
+/** Every queue's waiting, active, delayed and failed counts and its oldest wait are there. */
 function expectQueues(samples: Sample[]): void {
   for (const queue of ALL_QUEUES) {
     for (const state of ['waiting', 'active', 'delayed', 'failed']) {
       expect(sampleValue(samples, 'duet_queue_jobs', { queue, state }), `${queue} ${state}`).toBeGreaterThanOrEqual(0);
     }
+    expect(sampleValue(samples, 'duet_queue_oldest_waiting_seconds', { queue }), queue).toBeGreaterThanOrEqual(0);
   }
 }
 
-/** Node's own figures, under the `duet_` prefix. */
+/** Node's own figures, under the `duet_` prefix, and the PostgreSQL pool's. */
 function expectProcessFigures(samples: Sample[]): void {
+  expect(sampleValue(samples, 'duet_db_pool_max')).toBe(10);
+  expect(sampleValue(samples, 'duet_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
+  expect(sampleValue(samples, 'duet_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
+  expect(sampleValue(samples, 'duet_db_pool_waiting')).toBe(0);
   expect(sampleValue(samples, 'duet_process_cpu_user_seconds_total')).toBeGreaterThan(0);
   expect(sampleValue(samples, 'duet_process_resident_memory_bytes')).toBeGreaterThan(0);
   expect(sampleValue(samples, 'duet_nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);

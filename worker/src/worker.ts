@@ -70,6 +70,7 @@ export async function startWorker(
   /** Set by `close`: readiness answers 503 from then on. */
   let draining = false;
   const metrics = createWorkerMetrics({
+    db,
     redis,
     redisPrefix: config.redisPrefix,
     running: () => running.size,
@@ -118,6 +119,7 @@ export async function startWorker(
         throw new DelayedError();
       }
       running.set(battleId, run);
+      if (job.attemptsMade === 0) metrics.battleStarted(Date.now() - job.timestamp);
       try {
         await runBattle(battleId, { cancel: run.cancel.signal, stop: AbortSignal.any([run.stop.signal, shutdown.signal]) });
       } catch (err) {
@@ -150,6 +152,7 @@ export async function startWorker(
     }
   });
   worker.on('error', (err) => logger.warn({ err: err.message }, 'worker error'));
+  metrics.countFailures(worker);
 
   // Upkeep: the leaderboard (recomputed only when votes came in) and the battle sweeper. One
   // scheduler each for all workers (the scheduler id makes it one).
@@ -214,6 +217,7 @@ export async function startWorker(
   });
   maintenanceWorker.on('failed', (job, err) => logger.error({ jobId: job?.id, err }, 'battle sweep failed'));
   maintenanceWorker.on('error', (err) => logger.debug({ err: err.message }, 'maintenance worker error'));
+  for (const w of [leaderboardWorker, maintenanceWorker]) metrics.countFailures(w);
 
   await worker.waitUntilReady();
   logger.info({ concurrency: config.concurrency, models: config.roster.map((m) => m.id), workerId, http: ops.url }, 'worker ready');

@@ -6,6 +6,9 @@ import pg from 'pg';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
+/** How migrations' connections are named in `pg_stat_activity`. */
+const APPLICATION_NAME = 'duet-migrate';
+
 /**
  * The names node-pg-migrate records in `pgmigrations` for every migration file (the file name
  * without its extension): the database is up to date when it lists them all.
@@ -24,7 +27,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   if (!name) throw new Error('DATABASE_URL names no database');
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
+  const client = new pg.Client({ connectionString: admin.toString(), application_name: APPLICATION_NAME });
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -39,11 +42,16 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Applies every pending migration under an advisory lock, so concurrent starts are safe. */
+/**
+ * Applies every pending migration under an advisory lock, so concurrent starts are safe. It holds
+ * one connection at a time and needs a session of its own:
+ * never run it through a transaction-mode pooler, where the lock would be taken and released on
+ * whichever server connection each statement lands.
+ */
 export async function migrate(databaseUrl: string, log: (msg: string) => void = () => undefined): Promise<void> {
   await ensureDatabase(databaseUrl);
   await runner({
-    databaseUrl,
+    databaseUrl: { connectionString: databaseUrl, application_name: APPLICATION_NAME },
     dir: MIGRATIONS_DIR,
     direction: 'up',
     migrationsTable: 'pgmigrations',

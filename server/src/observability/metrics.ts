@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DuetBus } from '../events/duet-events.ts';
+import type { Db } from '../infra/db.ts';
 import { within } from '../infra/redis.ts';
 import type { DuetIo } from '../realtime/socket.ts';
 
@@ -24,11 +25,12 @@ export interface GatewayMetrics {
  * process, as in tests). Votes and battles are counted from the event bus, never by the services;
  * queue depths and sockets are read when scraped.
  */
-export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Queue[]; logger: Logger }): GatewayMetrics {
+export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Queue[]; db: Db; logger: Logger }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: 'duet_' });
   queueJobsGauge(registry, deps.queues, deps.logger);
+  dbPoolGauges(registry, deps.db);
 
   const battles = new Counter({ name: 'duet_battles_created_total', help: 'Battles stored and queued, by tool', labelNames: ['tool'], registers });
   const cancels = new Counter({ name: 'duet_battles_cancelled_total', help: 'Battles their vote-token holder cancelled', registers });
@@ -126,6 +128,52 @@ function queueJobsGauge(registry: Registry, queues: readonly Queue[], logger: Lo
           }
         }),
       );
+    },
+  });
+  new Gauge({
+    name: 'duet_queue_oldest_waiting_seconds',
+    help: 'How long the oldest job waiting in each queue has waited, 0 when none waits (every process reports the same queues: use max)',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await Promise.all(
+        queues.map(async (queue) => {
+          try {
+            const [oldest] = await within(1_000, () => queue.getJobs(['wait'], 0, 0, true));
+            this.set({ queue: queue.name }, oldest ? Math.max(0, Date.now() - oldest.timestamp) / 1000 : 0);
+          } catch (err) {
+            logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
+          }
+        }),
+      );
+    },
+  });
+}
+
+/**
+ * The pool's connections against its budget (DB_POOL_SIZE): `waiting` above 0 for long means
+ * requests queue for a connection.
+ */
+function dbPoolGauges(registry: Registry, db: Db): void {
+  const registers = [registry];
+  new Gauge({ name: 'duet_db_pool_max', help: 'PostgreSQL connections this process may hold (DB_POOL_SIZE)', registers }).set(db.options.max ?? 10);
+  new Gauge({
+    name: 'duet_db_pool_connections',
+    help: 'PostgreSQL connections this process holds, by state (idle, in use)',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.set({ state: 'idle' }, db.idleCount);
+      this.set({ state: 'in_use' }, db.totalCount - db.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'duet_db_pool_waiting',
+    help: 'Requests waiting for a free PostgreSQL connection of this process',
+    registers,
+    collect() {
+      this.set(db.waitingCount);
     },
   });
 }

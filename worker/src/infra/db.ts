@@ -2,4 +2,9 @@ import pg from 'pg';
 
 export type Db = pg.Pool;
 
-export const createDb = (databaseUrl: string, max = 10): Db => new pg.Pool({ connectionString: databaseUrl, max });
+/**
+ * A pool of at most `max` connections, named `applicationName` in `pg_stat_activity` (the battle
+ * worker's, or the leaderboard refit's).
+ */
+export const createDb = (databaseUrl: string, max = 10, applicationName = 'duet-worker'): Db =>
+  new pg.Pool({ connectionString: databaseUrl, max, application_name: applicationName });

@@ -40,7 +40,7 @@ export default async function computeLeaderboardProcessor(_job: SandboxedJob): P
     env = parseEnv(ZRefitEnvSchema, process.env);
     setPriority(Math.max(getPriority(), REFIT_NICENESS)); // never higher than it was: that would need privileges
   }
-  const db = createDb(env.DATABASE_URL, 1);
+  const db = createDb(env.DATABASE_URL, 1, 'duet-refit');
   db.on('error', () => undefined); // a dropped idle connection must not end the process: the query using it fails
   const redis = createRedis(env.REDIS_URL, 'duet-leaderboard-refit', { failFast: true });
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails

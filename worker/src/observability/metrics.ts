@@ -3,9 +3,16 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../infra/db.ts';
 import type { SideResult } from '../jobs/run-side.ts';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/** The part of a BullMQ `Worker` whose failures are counted. */
+interface FailingWorker {
+  name: string;
+  on(event: 'failed', listener: (job: { attemptsMade: number; opts: { attempts?: number } } | undefined) => void): unknown;
+}
 
 /** What a battle run reports, per model (the roster id). */
 export interface BattleMetrics {
@@ -17,6 +24,10 @@ export interface BattleMetrics {
 
 export interface WorkerMetrics extends BattleMetrics {
   registry: Registry;
+  /** A battle's job was taken from the queue `waitedMs` after it was queued (first attempts only). */
+  battleStarted: (waitedMs: number) => void;
+  /** Counts the failed attempts of `worker`'s jobs, by its queue. */
+  countFailures: (worker: FailingWorker) => void;
   close: () => Promise<void>;
 }
 
@@ -28,6 +39,8 @@ export function createWorkerMetrics(deps: {
   /** A fail-fast connection: a scrape while Redis is away answers at once, without the queues. */
   redis: Redis;
   redisPrefix: string;
+  /** The battle worker's PostgreSQL pool. */
+  db: Db;
   /** Battles this worker runs now, and at most. */
   running: () => number;
   concurrency: number;
@@ -62,6 +75,26 @@ export function createWorkerMetrics(deps: {
     },
   });
   new Gauge({
+    name: 'duet_queue_oldest_waiting_seconds',
+    help: 'How long the oldest job waiting in each queue has waited, 0 when none waits (every process reports the same queues: use max)',
+    labelNames: ['queue'],
+    registers,
+    async collect() {
+      this.reset();
+      await Promise.all(
+        queues.map(async (queue) => {
+          try {
+            const [oldest] = await withTimeout(1_000, queue.getJobs(['wait'], 0, 0, true));
+            this.set({ queue: queue.name }, oldest ? Math.max(0, Date.now() - oldest.timestamp) / 1000 : 0);
+          } catch (err) {
+            deps.logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
+          }
+        }),
+      );
+    },
+  });
+  dbPoolGauges(registry, deps.db);
+  new Gauge({
     name: 'duet_battles_running',
     help: 'Battles this worker runs now',
     registers,
@@ -94,6 +127,18 @@ export function createWorkerMetrics(deps: {
     buckets: [1, 2, 5, 10, 20, 35, 50, 75, 100, 150, 250, 500],
     registers,
   });
+  const queueWait = new Histogram({
+    name: 'duet_battle_queue_wait_seconds',
+    help: 'Time from a battle being queued to a worker starting it (first attempts only)',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300],
+    registers,
+  });
+  const failures = new Counter({
+    name: 'duet_jobs_failed_total',
+    help: 'Failed job attempts, by queue, and whether it was the last attempt (a battle job gets 8)',
+    labelNames: ['queue', 'final'],
+    registers,
+  });
   const errors = new Counter({
     name: 'duet_provider_errors_total',
     help: 'Model failures by model, error code, and whether the side tried again',
@@ -111,8 +156,41 @@ export function createWorkerMetrics(deps: {
       if (stats.outputTokens && generatingMs >= 1) pace.observe({ model }, stats.outputTokens / (generatingMs / 1000));
     },
     providerError: (model, code, retried) => errors.inc({ model, code, retried: String(retried) }),
+    battleStarted: (waitedMs) => queueWait.observe(Math.max(0, waitedMs) / 1000),
+    countFailures: (worker) =>
+      worker.on('failed', (job) => {
+        const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
+        failures.inc({ queue: worker.name, final: String(final) });
+      }),
     close: async () => void (await Promise.all(queues.map((q) => q.close()))),
   };
+}
+
+/**
+ * The pool's connections against its budget (DB_POOL_SIZE): `waiting` above 0 for long means
+ * queries queue for a connection.
+ */
+function dbPoolGauges(registry: Registry, db: Db): void {
+  const registers = [registry];
+  new Gauge({ name: 'duet_db_pool_max', help: 'PostgreSQL connections this process may hold (DB_POOL_SIZE)', registers }).set(db.options.max ?? 10);
+  new Gauge({
+    name: 'duet_db_pool_connections',
+    help: 'PostgreSQL connections this process holds, by state (idle, in use)',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.set({ state: 'idle' }, db.idleCount);
+      this.set({ state: 'in_use' }, db.totalCount - db.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'duet_db_pool_waiting',
+    help: 'Queries waiting for a free PostgreSQL connection of this process',
+    registers,
+    collect() {
+      this.set(db.waitingCount);
+    },
+  });
 }
 
 function withTimeout<T>(ms: number, promise: Promise<T>): Promise<T> {
