@@ -1,0 +1,2 @@
+export { createDemoProvider } from './demo.provider.ts';
+export { demoAnswer } from './answer.ts';
