@@ -135,10 +135,10 @@ export interface Move {
 
 /**
  * Plays one move. `strategy` decides between fitting words: `trap` prefers a word whose last
- * letter few words follow (a competitive player), `friendly` one that leaves an easy letter.
- * The two demo models play opposite strategies, so they answer with different words.
+ * letter few words follow (a competitive player), `friendly` one that leaves an easy letter and is
+ * never the word `trap` would play, so the two demo models always answer differently when they can.
  */
-export function playMove(text: string, lang: Language, strategy: 'trap' | 'friendly', order: <T>(items: readonly T[]) => T[]): Move {
+export function playMove(text: string, lang: Language, strategy: 'trap' | 'friendly'): Move {
   const given = text.trim().split(/\s+/).join(' ').slice(0, 40);
   const letters = Array.from(given).filter((ch) => isHangul(ch) || /[a-z]/i.test(ch));
   const base = { given, lang, hard: false, oneLetter: letters.length === 1, severalWords: /\s/.test(given) };
@@ -148,16 +148,16 @@ export function playMove(text: string, lang: Language, strategy: 'trap' | 'frien
   const alt = korean ? dueum(last) : undefined;
   const dict = korean ? KO_WORDS : EN_WORDS;
   const used = letters.join('').toLowerCase();
-  const candidates = order(startsFor(last).flatMap((ch) => dict.get(ch) ?? [])).filter(([w]) => w.toLowerCase() !== used);
+  const candidates = startsFor(last).flatMap((ch) => dict.get(ch) ?? []).filter(([w]) => w.toLowerCase() !== used);
   const moveLang: Language = korean ? 'ko' : 'en';
   const found = { ...base, lang: moveLang, last, ...(alt ? { alt } : {}) };
   if (!candidates.length) return { ...found, hard: true };
-  const score = (e: Entry) => {
-    const end = lastLetter(e[0]) ?? '';
-    const n = followers(end, moveLang);
-    return strategy === 'trap' ? n : -n;
-  };
-  const [reply, other] = [...candidates].sort((a, b) => score(a) - score(b)) as [Entry, Entry?];
+  const count = (e: Entry) => followers(lastLetter(e[0]) ?? '', moveLang);
+  const trap = [...candidates].sort((a, b) => count(a) - count(b));
+  const trapPick = trap[0] as Entry;
+  const friendly = [...candidates].sort((a, b) => count(b) - count(a)).filter((e) => e !== trapPick);
+  const reply = strategy === 'trap' ? trapPick : (friendly[0] ?? trapPick);
+  const other = (strategy === 'trap' ? trap.slice(1) : friendly.slice(1))[0];
   const next = lastLetter(reply[0]) ?? '';
   return { ...found, reply, ...(other ? { other: other[0] } : {}), next, hard: isHard(next, moveLang) };
 }

@@ -55,7 +55,7 @@ const TASKS: Task[] = [
     },
   },
   {
-    re: /찾|조회|lookup|find|match|vlookup|가져/i,
+    re: /찾|조회|look ?up|find|match|vlookup|가져/i,
     head: { en: ['Code', 'Price'], ko: ['코드', '가격'] },
     rows: { en: [['A-101', 12000], ['B-205', 8500], ['C-310', 15000]], ko: [['A-101', 12000], ['B-205', 8500], ['C-310', 15000]] },
     result: (rows) => fmt(rows.find(([k]) => k === 'B-205')?.[1] ?? 0),

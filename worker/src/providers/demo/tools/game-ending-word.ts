@@ -9,7 +9,7 @@ import { md } from '../markdown.ts';
 import type { Move } from '../word-chain.ts';
 import { playMove } from '../word-chain.ts';
 
-const move = (c: Ctx): Move => playMove(c.text, c.lang, c.persona === 'atlas' ? 'trap' : 'friendly', (items) => c.take(items, items.length));
+const move = (c: Ctx): Move => playMove(c.text, c.lang, c.persona === 'atlas' ? 'trap' : 'friendly');
 
 /** Korean rule notes on the visitor's word. */
 const notesKo = (m: Move): string[] => [

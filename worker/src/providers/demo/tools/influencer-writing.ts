@@ -5,7 +5,7 @@
  */
 import type { Language } from '@duet/shared';
 import type { Ctx, ToolWriters } from '../context.ts';
-import { cap, isAdjective, isPlural, withArticle } from '../english.ts';
+import { be, cap, isAdjective, isPlural, withArticle } from '../english.ts';
 import { jo } from '../korean.ts';
 import { hashtag, md, numbered } from '../markdown.ts';
 
@@ -46,7 +46,7 @@ const KO_LINES = [
 ];
 const EN_LINES = {
   adjective: [(k: string) => `It’s genuinely ${k}, and I’m picky about that.`, (k: string) => `${cap(k)} without trying too hard, which is rare.`, (k: string) => `If you want something ${k}, this is it.`, (k: string) => `I didn’t expect it to be this ${k}.`],
-  noun: [(k: string) => `The ${k} is what surprised me most.`, (k: string) => `${cap(k)}: better than I expected, and I’m picky.`, (k: string) => `If ${k} matters to you, this is worth a look.`, (k: string) => `I noticed the ${k} on day one.`],
+  noun: [(k: string) => `The ${k} ${be(k)} what surprised me most.`, (k: string) => `${cap(k)}: better than I expected, and I’m picky.`, (k: string) => `The ${k} alone ${be(k) === 'is' ? 'makes' : 'make'} it worth a visit.`, (k: string) => `I noticed the ${k} on day one.`],
 };
 
 function lines(c: Ctx, kws: string[]): string[] {

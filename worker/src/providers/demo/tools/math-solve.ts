@@ -23,7 +23,8 @@ const FORMULA = '$$x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}$$';
 
 function opening(c: Ctx, typed: boolean): string {
   const ko = c.lang === 'ko';
-  if (typed) return c.hasImage ? (ko ? '사진은 읽지 못하지만, 메모에 적어 주신 식을 풉니다.' : 'I can’t read the photo, but I can solve the equation in your note.') : ko ? '적어 주신 식을 풉니다.' : 'Solving the equation from your note.';
+  if (typed && c.persona === 'atlas') return ko ? `${c.hasImage ? '이미지는 읽지 못하므로 ' : ''}메모의 식을 풉니다.` : `${c.hasImage ? 'Images can’t be read here, so this ' : 'This '}solves the equation from the note.`;
+  if (typed) return ko ? `${c.hasImage ? '사진 속 글씨는 제가 볼 수 없지만, ' : ''}적어 주신 식이 있으니 그걸로 같이 풀어 봐요.` : `${c.hasImage ? 'I can’t make out the photo itself, but ' : ''}you typed the equation, so let’s work it out together.`;
   if (c.persona === 'atlas')
     return ko ? `${c.hasImage ? '사진을 받았지만 데모 모델은 이미지를 읽지 못합니다.' : '사진이 첨부되지 않았습니다.'} 같은 유형의 대표 문제를 단계별로 풉니다.` : `${c.hasImage ? 'Photo received, but this demo model can’t read images.' : 'No photo came through.'} Here is a typical problem of this kind, step by step.`;
   return ko

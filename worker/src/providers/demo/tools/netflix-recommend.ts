@@ -26,6 +26,9 @@ const SHOWS: readonly Show[] = [
   ['drama', 'drama comedy family', '슬기로운 의사생활', 'Hospital Playlist', 2020, '20년 지기 의사 다섯 명의 병원 일상', 'five doctors, friends for twenty years, and their hospital life'],
   ['drama', 'documentary family', '우리의 지구', 'Our Planet', 2019, '지구의 야생을 압도적인 영상으로 담은 다큐', 'breathtaking wildlife footage from every corner of the Earth'],
   ['drama', 'animation action fantasy', '아케인', 'Arcane', 2021, '두 도시 사이에서 갈라진 자매의 이야기', 'two sisters on opposite sides of a city at war'],
+  ['drama', 'romance comedy', '에밀리, 파리에 가다', 'Emily in Paris', 2020, '시카고의 마케터가 파리 지사에서 일과 사랑을 배운다', 'a Chicago marketer takes a job in Paris and learns work and love the French way'],
+  ['drama', 'romance comedy', '사내맞선', 'Business Proposal', 2022, '친구 대신 나간 맞선 자리에 회사 사장이 나타난다', 'a woman goes on a blind date in her friend’s place and finds her CEO across the table'],
+  ['drama', 'romance drama', '스물다섯 스물하나', 'Twenty-Five Twenty-One', 2022, 'IMF 시절 펜싱 선수와 기자 지망생의 청춘 로맨스', 'a young fencer and an aspiring reporter come of age in 1998 Korea'],
   ['film', 'crime drama', '아이리시맨', 'The Irishman', 2019, '청부업자의 시선으로 본 반세기의 범죄사', 'a hitman looks back on decades of organised crime'],
   ['film', 'drama romance', '결혼 이야기', 'Marriage Story', 2019, '이혼을 겪는 부부의 아프고 솔직한 기록', 'an honest, painful portrait of a marriage coming apart'],
   ['film', 'comedy crime thriller', '글래스 어니언: 나이브스 아웃 미스터리', 'Glass Onion: A Knives Out Mystery', 2022, '그리스 섬 파티에서 벌어지는 살인 미스터리', 'a murder mystery at a tech billionaire’s Greek island party'],
@@ -40,6 +43,8 @@ const SHOWS: readonly Show[] = [
   ['film', 'crime comedy family', '에놀라 홈즈', 'Enola Holmes', 2020, '셜록의 여동생이 사라진 엄마를 찾아 나선다', 'Sherlock’s younger sister sets out to find her missing mother'],
   ['film', 'romance comedy', '상사에 대처하는 로맨틱한 자세', 'Set It Up', 2018, '두 비서가 일 중독 상사들을 이어 주려 한다', 'two overworked assistants play matchmaker for their bosses'],
   ['film', 'documentary thriller', '이카루스', 'Icarus', 2017, '도핑 실험 하나가 러시아의 국가적 도핑 스캔들로 번진다', 'an amateur doping experiment uncovers a state-run doping scandal'],
+  ['film', 'romance comedy', '내가 사랑했던 모든 남자들에게', 'To All the Boys I’ve Loved Before', 2018, '몰래 쓴 연애편지 다섯 통이 한꺼번에 배달된다', 'five secret love letters get mailed out all at once'],
+  ['film', 'romance drama', '퍼플 하트', 'Purple Hearts', 2022, '계약 결혼으로 시작한 두 사람이 진짜 사랑에 빠진다', 'a marriage of convenience turns into the real thing'],
   ['film', 'sf horror thriller', '더 플랫폼', 'The Platform', 2019, '층마다 식탁이 내려오는 수직 감옥의 우화', 'a vertical prison where food descends one floor at a time'],
   ['film', 'drama history', '로마', 'Roma', 2018, '1970년대 멕시코시티 한 가정부의 1년', 'a year in the life of a housekeeper in 1970s Mexico City'],
 ];
@@ -64,10 +69,13 @@ const GENRE_TAGS: [string, RegExp][] = [
 function recommend(c: Ctx): { picks: Show[]; matched: boolean; film: boolean } {
   const film = c.inputs.category === 'film';
   const tags = GENRE_TAGS.filter(([, re]) => re.test(c.inputs.genre ?? '')).map(([t]) => t);
-  const pool = c.take(c.own(SHOWS.filter((s) => s[0] === (film ? 'film' : 'drama'))), 16);
   const score = (s: Show) => tags.filter((t) => s[1].split(' ').includes(t)).length;
-  const picks = [...pool].sort((a, b) => score(b) - score(a)).slice(0, 5);
-  return { picks, matched: picks.some((s) => score(s) > 0), film };
+  const pool = SHOWS.filter((s) => s[0] === (film ? 'film' : 'drama'));
+  // Genre matches are dealt out alternately, so each model gets its share of the best fits and no title twice.
+  const matches = c.own([...pool].filter((s) => score(s) > 0).sort((a, b) => score(b) - score(a)));
+  const others = c.take(c.own(pool.filter((s) => score(s) === 0)), 5);
+  const picks = [...matches.slice(0, 5), ...others].slice(0, 5);
+  return { picks, matched: matches.length > 0, film };
 }
 
 function atlas(c: Ctx): string {
@@ -78,7 +86,7 @@ function atlas(c: Ctx): string {
   if (ko)
     return md(
       `## 추천 ${film ? '영화' : '드라마'} 5편${genre ? `: ${genre}` : ''}`,
-      genre && !matched ? `“${genre}”에 딱 맞는 작품이 적어 가장 가까운 작품으로 골랐습니다.\n` : false,
+      genre && !matched ? `“${genre}”에 맞는 작품을 찾지 못해 두루 사랑받는 작품으로 골랐습니다.\n` : false,
       table(['#', '제목', '연도', '한 줄 소개'], picks.map((s, i) => [i + 1, `**${s[2]}**`, s[4], s[5]])),
       '',
       first ? `**먼저 볼 작품:** ${first[2]}. ${film ? '첫 장면' : '첫 회'}부터 분위기가 잡힙니다.` : false,
@@ -87,7 +95,7 @@ function atlas(c: Ctx): string {
     );
   return md(
     `## 5 ${film ? 'Films' : 'Series'} for You${genre ? `: ${genre}` : ''}`,
-    genre && !matched ? `Few exact matches for “${genre}”, so these are the closest.\n` : false,
+    genre && !matched ? `No titles I know match “${genre}”, so these are broadly loved picks instead.\n` : false,
     table(['#', 'Title', 'Year', 'Pitch'], picks.map((s, i) => [i + 1, `**${s[3]}**`, s[4], s[6]])),
     '',
     first ? `**Watch first:** ${first[3]}. It sets its tone ${film ? 'in the opening scene' : 'within the first episode'}.` : false,

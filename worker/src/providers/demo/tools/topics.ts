@@ -43,7 +43,7 @@ export const TOPICS: Topic[] = [
     },
   },
   {
-    re: /(?:sea|ocean).*salt|salt.*(?:sea|ocean)|바다.*짠|바닷물.*짜/i,
+    re: /(?:sea|ocean).*salt|salt.*(?:sea|ocean)|(?:바다|바닷물).*(?:짜|짠)/i,
     short: {
       en: 'Rain slowly dissolves minerals from rocks, rivers carry them to the sea, and when seawater evaporates the salt stays behind. Over millions of years it has built up to about 3.5% salt.',
       ko: '빗물이 암석의 광물을 조금씩 녹이고, 강이 이를 바다로 나르며, 바닷물이 증발할 때 소금은 남습니다. 수백만 년 동안 쌓여 염분이 약 3.5%가 되었습니다.',
