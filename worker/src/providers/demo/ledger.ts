@@ -54,8 +54,8 @@ const round = (n: number): number => Math.round(n);
 
 /** Depreciation asked for in `text`, or undefined when it is not a depreciation question with usable figures. */
 export function depreciationOf(text: string): Depreciation | undefined {
-  if (!/감가상각|depreciat|내용\s*연수|useful life|정액법|정률법|연수합계|straight[- ]line|declining/i.test(text)) return undefined;
-  const life = after(text, /내용\s*연수|useful life|life|사용\s*기간/) ?? Number(/(\d+)\s*(?:년|years?)/i.exec(text)?.[1] ?? NaN);
+  if (!/감가상각|depreciat|내용\s*연수|useful life|정액법|정률법|연수합계|straight[- ]line|declining|\blasts?\b|수명/i.test(text)) return undefined;
+  const life = after(text, /내용\s*연수|useful life|life|사용\s*기간|수명|lasts?/) ?? Number(/(\d+)\s*(?:년|years?)/i.exec(text)?.[1] ?? NaN);
   const residualGiven = after(text, /잔존\s*가치|잔존가액|잔존|residual(?: value)?|salvage(?: value)?|scrap(?: value)?/);
   const cost = after(text, /취득\s*원가|취득가액|원가|구입\s*가격|구입가|cost(?:s|ing)?|purchase[ds]?(?: for| at)?|bought(?: for)?|acquired(?: for)?|price/) ?? largest(text);
   if (!Number.isFinite(life) || life <= 0 || life > 100 || !Number.isFinite(cost) || cost <= 0) return undefined;

@@ -83,7 +83,7 @@ function atlas(c: Ctx, topic: Topic | undefined): string {
   const head = lang === 'ko' ? '## 답변' : '## Answer';
   if (topic)
     return md(head, `**${lang === 'ko' ? '핵심' : 'Short answer'}:** ${topic.short[lang]}`, '', lang === 'ko' ? '### 핵심 정리' : '### Key points', ...numbered(topic.points[lang]), ...(found.length ? ['', ...found] : []));
-  if (found.length) return md(head, ...numbered(found));
+  if (found.length) return md(head, ...(found.length > 1 ? numbered(found) : found));
   const kind = kindOf(c.text);
   return md(head, HONEST[lang].atlas, '', ...numbered(UNKNOWN[kind].steps[lang]), '', lang === 'ko' ? '**다음 단계:** 상황을 한두 문장 더 적어 주시면 그에 맞춰 답하겠습니다.' : '**Next step:** add a sentence or two about your situation for a more specific answer.');
 }

@@ -71,6 +71,26 @@ const TASKS: Task[] = [
     },
   },
   {
+    re: /순위|등수|랭킹|rank|top|largest|highest|가장 큰/i,
+    head: { en: ['Name', 'Sales'], ko: ['이름', '매출'] },
+    rows: { en: [['Kim', 420], ['Lee', 515], ['Park', 380], ['Choi', 470]], ko: [['김민지', 420], ['이서준', 515], ['박지호', 380], ['최유나', 470]] },
+    result: (rows, lang) => {
+      const [top] = [...rows].sort((a, b) => b[1] - a[1]);
+      const name = top?.[0] ?? '';
+      return lang === 'ko' ? `${name}(${fmt(top?.[1] ?? 0)})${josa(name, '이')} 1위` : `${name} (${fmt(top?.[1] ?? 0)}) in first place`;
+    },
+    atlas: {
+      formula: { en: '=RANK.EQ(B2, $B$2:$B$5)', ko: '=RANK.EQ(B2, $B$2:$B$5)' },
+      args: { en: ['`B2`: the value to rank', '`$B$2:$B$5`: all values, locked for filling down', 'add `, 1` at the end to rank smallest first'], ko: ['`B2`: 순위를 매길 값', '`$B$2:$B$5`: 전체 값. 아래로 채워도 고정', '끝에 `, 1`을 붙이면 작은 값이 1위'] },
+      tip: { en: 'Ties share a rank and the next rank is skipped (1, 2, 2, 4).', ko: '동점은 같은 순위를 받고 다음 순위는 건너뜁니다 (1, 2, 2, 4).' },
+    },
+    sonnet: {
+      formula: { en: '=SORT(A2:B5, 2, -1)', ko: '=SORT(A2:B5, 2, -1)' },
+      args: { en: ['`2`: sort by the second column', '`-1`: largest first, so the top row is first place'], ko: ['`2`: 두 번째 열 기준', '`-1`: 큰 값부터, 그래서 맨 윗줄이 1위예요'] },
+      tip: { en: 'SORT leaves the original data untouched, so you can keep a live leaderboard next to it.', ko: 'SORT는 원본을 건드리지 않아서 옆에 실시간 순위표를 둘 수 있어요.' },
+    },
+  },
+  {
     re: /평균|average|mean/i,
     head: { en: ['Item', 'Amount'], ko: ['품목', '금액'] },
     rows: { en: [['Apple', 1200], ['Pear', 800], ['Apple', 500], ['Grape', 950]], ko: [['사과', 1200], ['배', 800], ['사과', 500], ['포도', 950]] },
@@ -87,7 +107,7 @@ const TASKS: Task[] = [
     },
   },
   {
-    re: /합계|합산|더하|sum|total|add up|매출/i,
+    re: /합계|합산|더하|sum|total|add up/i,
     head: { en: ['Item', 'Amount'], ko: ['품목', '금액'] },
     rows: { en: [['Apple', 1200], ['Pear', 800], ['Apple', 500], ['Grape', 950]], ko: [['사과', 1200], ['배', 800], ['사과', 500], ['포도', 950]] },
     result: (rows, lang) => fmt(sum(rows.filter(([k]) => k === KEY[lang]).map(([, v]) => v))),
@@ -116,26 +136,6 @@ const TASKS: Task[] = [
       formula: { en: '=SUMPRODUCT(--(B2:B5>=80))', ko: '=SUMPRODUCT(--(B2:B5>=80))' },
       args: { en: ['`B2:B5>=80` gives TRUE or FALSE for each score', '`--` turns them into 1s and 0s, and `SUMPRODUCT` adds them up'], ko: ['`B2:B5>=80`이 점수마다 TRUE나 FALSE를 내고', '`--`가 이를 1과 0으로 바꾸면 `SUMPRODUCT`가 더해요'] },
       tip: { en: 'It looks odd at first, but it accepts conditions COUNTIF can’t, such as `LEN(A2:A5)>3`.', ko: '처음엔 낯설지만 `LEN(A2:A5)>3`처럼 COUNTIF로는 못 거는 조건도 받아 줘요.' },
-    },
-  },
-  {
-    re: /순위|등수|랭킹|rank|top|largest|highest|가장 큰/i,
-    head: { en: ['Name', 'Sales'], ko: ['이름', '매출'] },
-    rows: { en: [['Kim', 420], ['Lee', 515], ['Park', 380], ['Choi', 470]], ko: [['김민지', 420], ['이서준', 515], ['박지호', 380], ['최유나', 470]] },
-    result: (rows, lang) => {
-      const [top] = [...rows].sort((a, b) => b[1] - a[1]);
-      const name = top?.[0] ?? '';
-      return lang === 'ko' ? `${name}(${fmt(top?.[1] ?? 0)})${josa(name, '이')} 1위` : `${name} (${fmt(top?.[1] ?? 0)}) in first place`;
-    },
-    atlas: {
-      formula: { en: '=RANK.EQ(B2, $B$2:$B$5)', ko: '=RANK.EQ(B2, $B$2:$B$5)' },
-      args: { en: ['`B2`: the value to rank', '`$B$2:$B$5`: all values, locked for filling down', 'add `, 1` at the end to rank smallest first'], ko: ['`B2`: 순위를 매길 값', '`$B$2:$B$5`: 전체 값. 아래로 채워도 고정', '끝에 `, 1`을 붙이면 작은 값이 1위'] },
-      tip: { en: 'Ties share a rank and the next rank is skipped (1, 2, 2, 4).', ko: '동점은 같은 순위를 받고 다음 순위는 건너뜁니다 (1, 2, 2, 4).' },
-    },
-    sonnet: {
-      formula: { en: '=SORT(A2:B5, 2, -1)', ko: '=SORT(A2:B5, 2, -1)' },
-      args: { en: ['`2`: sort by the second column', '`-1`: largest first, so the top row is first place'], ko: ['`2`: 두 번째 열 기준', '`-1`: 큰 값부터, 그래서 맨 윗줄이 1위예요'] },
-      tip: { en: 'SORT leaves the original data untouched, so you can keep a live leaderboard next to it.', ko: 'SORT는 원본을 건드리지 않아서 옆에 실시간 순위표를 둘 수 있어요.' },
     },
   },
 ];

@@ -70,7 +70,7 @@ function sonnet(c: Ctx): string {
   const ko = c.lang === 'ko';
   const scenes = ideas.map((r, i) =>
     ko
-      ? `**${i + 1}. ${r.title}**\n${r.hook}${/[”…]$/.test(r.hook) ? '' : '.'} 이어서 ${r.shots.join(', ')}. 자막은 “${r.caption}”, 음악은 ${jo(r.music, '이')} 어울려요.`
+      ? `**${i + 1}. ${r.title}**\n${r.hook}${/[.!?…]$/.test(r.hook) ? '' : '.'} 이어서 ${r.shots.join(', ')}. 자막은 “${r.caption}”, 음악은 ${jo(r.music, '이')} 어울려요.`
       : `**${i + 1}. ${r.title}**\nPicture it: ${r.hook}${/[.!?”]$/.test(r.hook) ? '' : '.'} Then ${r.shots.join(', then ')}. Caption it “${r.caption}” and set it to ${r.music}.`,
   );
   const first = ideas[0]?.title ?? '';
