@@ -5,9 +5,9 @@
  */
 import type { Language } from '@duet/shared';
 import type { Bi, Ctx, ToolWriters } from '../context.ts';
-import { formal } from '../korean.ts';
+import { formal, jo } from '../korean.ts';
 import { md, numbered } from '../markdown.ts';
-import { solveParts } from '../solve.ts';
+import { checkBackwards, solveParts } from '../solve.ts';
 import type { Topic } from './topics.ts';
 import { topicFor } from './topics.ts';
 
@@ -70,11 +70,20 @@ const HONEST: Record<Language, { atlas: string; sonnet: string }> = {
   },
 };
 
-/** Calculations and facts found in the question, as lines; empty when there are none. */
+/** Calculations and facts found in the question, as lines (atlas: terse; sonnet: sentences with a check); empty when there are none. */
 function checkable(c: Ctx): string[] {
-  return solveParts(c.text, c.lang).flatMap((s) =>
-    s.kind === 'calc' ? [`${s.calc.expr} = **${s.calc.text}**`] : s.kind === 'fact' ? [`**${s.answer}**: ${c.persona === 'atlas' && c.lang === 'ko' ? formal(s.fact.note.ko) : s.fact.note[c.lang]}`] : [],
-  );
+  const ko = c.lang === 'ko';
+  return solveParts(c.text, c.lang).flatMap((s) => {
+    if (s.kind === 'unknown') return [];
+    if (c.persona === 'atlas') return s.kind === 'calc' ? [`${s.calc.expr} = **${s.calc.text}**`] : [`**${s.answer}**: ${ko ? formal(s.fact.note.ko) : s.fact.note.en}`];
+    if (s.kind === 'fact') return [s.fact.note[c.lang]];
+    const back = checkBackwards(s.calc);
+    const pct = /(\d[\d,.]*)%/.exec(s.calc.expr)?.[1];
+    const share = pct && String(Number(pct.replace(/,/g, '')) / 100);
+    return ko
+      ? [`${jo(s.calc.expr, '은')} ${jo(s.calc.text, '이에요')}.${back ? ` 거꾸로 ${jo(back, '이')} 되니 맞아요.` : ''}${share ? ` 퍼센트는 100분의 몇이라 ${pct}%는 ${jo(share, '이고')}, 여기에 곱한 값이에요.` : ''}`]
+      : [`${s.calc.expr} comes to ${s.calc.text}${back ? `; checking backwards, ${back}` : ''}.${share ? ` A percentage is a share of 100, so ${pct}% is ${share}, and the rest is one multiplication.` : ''}`];
+  });
 }
 
 function atlas(c: Ctx, topic: Topic | undefined): string {
@@ -93,7 +102,7 @@ function sonnet(c: Ctx, topic: Topic | undefined): string {
   const found = checkable(c);
   if (topic)
     return md(...topic.story[lang].map((p) => `${p}\n`), ...(found.length ? [...found, ''] : []), lang === 'ko' ? '더 깊이 들어가 볼까요? 궁금한 부분을 말씀해 주세요.' : 'Shall I go deeper into any part of it?');
-  if (found.length) return md(lang === 'ko' ? '바로 답할 수 있는 부분부터 볼게요.\n' : 'Here is what I can answer straight away.\n', ...found.map((f) => `- ${f}`), '', lang === 'ko' ? '다른 부분도 궁금하신가요?' : 'Is there more to the question?');
+  if (found.length) return md(...found.map((f) => `${f}\n`), lang === 'ko' ? '다른 부분도 궁금하신가요?' : 'Is there more to the question?');
   return md(`${HONEST[lang].sonnet}\n`, `${UNKNOWN[kindOf(c.text)].story[lang]}\n`, lang === 'ko' ? '상황을 조금 더 알려 주시면 같이 좁혀 볼까요?' : 'Would you tell me a bit more, so we can narrow it down together?');
 }
 

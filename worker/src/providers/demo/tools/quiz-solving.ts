@@ -43,7 +43,7 @@ const sonnetEn = (c: Ctx): string => {
       return `${lead}the arithmetic: ${s.calc.expr} comes to ${s.calc.text}${s.calc.approx ? ' (rounded to four decimals)' : ''}.${back ? ` Working it backwards, ${back}, so it holds.` : ''}`;
     }
     if (s.kind === 'fact') return `${lead}${s.fact.note.en} So the answer there is ${s.answer}.`;
-    return `${lead}a part I can’t settle honestly: I have no way to look it up, and a confident guess would be worse than none. If you have answer options, cross out any that clash with even one clue; the survivor is usually right.`;
+    return `${solved.length > 1 ? `${lead}a part I can’t settle honestly` : 'This is one I can’t settle honestly'}: I have no way to look it up, and a confident guess would be worse than none. If you have answer options, cross out any that clash with even one clue; the survivor is usually right.`;
   });
   return md(
     solved.length > 1 ? `There are ${EN_COUNT[solved.length] ?? solved.length} questions folded into one here, so let’s take them in turn.\n` : 'Let’s reason it through.\n',
@@ -83,7 +83,7 @@ const sonnetKo = (c: Ctx): string => {
       return `${lead}계산 문제예요. ${jo(s.calc.expr, '은')} ${jo(s.calc.text, '이에요')}.${back ? ` 거꾸로 계산해도 ${jo(back, '이')} 되니 맞아요.` : ''}`;
     }
     if (s.kind === 'fact') return `${lead}${s.fact.note.ko} 그러니 답은 ${jo(s.answer, '이에요')}.`;
-    return `${lead}이 부분은 솔직히 확답을 못 드려요. 찾아볼 방법이 없는데, 그럴듯한 추측은 모르는 것보다 나쁘니까요. 보기가 있다면 단서와 하나라도 어긋나는 걸 지워 보세요. 끝까지 남는 보기가 대개 정답이에요.`;
+    return `${lead}${solved.length > 1 ? '이 부분은' : '이 문제는'} 솔직히 확답을 못 드려요. 찾아볼 방법이 없는데, 그럴듯한 추측은 모르는 것보다 나쁘니까요. 보기가 있다면 단서와 하나라도 어긋나는 걸 지워 보세요. 끝까지 남는 보기가 대개 정답이에요.`;
   });
   return md(
     solved.length > 1 ? `질문 ${KO_COUNT[solved.length] ?? solved.length} 개가 한데 묶여 있으니 차례로 풀어 볼게요.\n` : '차근차근 풀어 볼게요.\n',
