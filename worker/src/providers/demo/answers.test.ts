@@ -61,7 +61,10 @@ const TABLE: Record<string, Table> = {
     ko: [{ inputs: { category: 'drama', genre: '로맨스' }, both: ['로맨스'], items: /\*\*([^*]+)\*\*\(|\| \*\*([^*]+)\*\* \|/g }],
   },
   'instagram-reels-idea': {
-    en: [{ inputs: { keywords: ['coffee', 'morning'] }, both: ['coffee'], items: /^(?:###|\*\*)\s?\d\. (.+?)(?:\*\*)?$/gm }],
+    en: [
+      { inputs: { keywords: ['coffee', 'morning'] }, both: ['coffee'], items: /^(?:###|\*\*)\s?\d\. (.+?)(?:\*\*)?$/gm },
+      { inputs: { keywords: ['cafe'] }, both: ['cafe'], neither: [/tried cafe|day of cafe|try at cafe|making cafe/i] },
+    ],
     ko: [{ inputs: { keywords: ['커피', '아침'] }, both: ['커피'], items: /^(?:###|\*\*)\s?\d\. (.+?)(?:\*\*)?$/gm }],
   },
   'math-solve': {

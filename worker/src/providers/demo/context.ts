@@ -2,10 +2,12 @@ import type { BattleInputs, Language } from '@duet/shared';
 import type { ChatRequest } from '../provider.ts';
 
 /**
- * The two demo personas. `atlas` (GPT-style): structured, headings and lists, step by step,
- * concise. `sonnet` (Claude-style): conversational prose that explains its reasoning and adds a
- * caveat or an alternative. They differ in content as well as form: each draws from its own half
- * of every pool of ideas, titles, shows and lines.
+ * The two demo personas, different in approach and content. `atlas` (GPT-style) is concise and
+ * structured: headings, tables, numbered steps, the classic method (the quadratic formula,
+ * SUMIF, a journal entry). `sonnet` (Claude-style) is narrative and example-led: it starts from
+ * something you can picture or try, uses another method where there is one (factoring,
+ * SUMPRODUCT, a year-by-year schedule), and ends with a question. Wherever they pick from a pool
+ * (titles, shows, lines, ideas) each takes its own half, so the two never offer the same item.
  */
 export type Persona = 'atlas' | 'sonnet';
 
