@@ -45,11 +45,13 @@ const TABLE: Record<string, Table> = {
       { text: 'Which planet is known as the Red Planet?', both: ['Mars'] },
       { text: 'What is (3 + 4) * 2 and what is 10 / 4?', both: ['14', '2.5'] },
       { text: 'Who won the 1987 regional chess cup in Leeds?', both: [/look (it|this) up|lookup/] },
+      { text: 'How many planets are in the solar system? And who painted The Starry Night?', both: ['8', 'Vincent van Gogh'] },
     ],
     ko: [
       { text: '호주의 수도는? 그리고 12 + 7은?', both: ['캔버라', '19'] },
       { text: '붉은 행성이라고 불리는 행성은?', both: ['화성'] },
       { text: '3 곱하기 4는?', both: ['12'] },
+      { text: '가장 큰 나라는? 또 144의 제곱근은?', both: ['러시아', '12'] },
     ],
   },
   'game-ending-word': {
@@ -128,6 +130,7 @@ const TABLE: Record<string, Table> = {
 };
 
 const MODELS = ['atlas', 'sonnet'] as const;
+const FACTUAL = new Set(['quiz-solving', 'anything-question']);
 const answer = (model: string, tool: string, lang: Language, row: Row): string =>
   demoAnswer(model, { tool, lang, inputs: row.inputs ?? {}, text: row.text ?? '', hasImage: row.hasImage ?? false });
 
@@ -216,7 +219,8 @@ describe.each(Object.entries(TABLE))('the demo models on %s', (tool, table) => {
       }
       expect(a).not.toBe(s);
       if (process.env.DEMO_OVERLAP) console.log(tool, lang, overlap(words(a), words(s)).toFixed(2));
-      expect(overlap(words(a), words(s)), `${tool} ${lang}: shared words`).toBeLessThan(0.3);
+      // Factual answers must share their facts (a capital, a list of planets), so they may share more words.
+      expect(overlap(words(a), words(s)), `${tool} ${lang}: shared words`).toBeLessThan(FACTUAL.has(tool) ? 0.45 : 0.3);
       if (row.items) {
         const [ia, is] = [itemsOf(a, row.items), itemsOf(s, row.items)];
         expect(ia.size, `${tool} ${lang}: atlas items`).toBeGreaterThan(0);
