@@ -25,8 +25,11 @@ type Table = Record<Language, Row[]>;
 
 const TABLE: Record<string, Table> = {
   'title-academy': {
-    en: [{ hasImage: true, both: [/can’t (see|actually see)/], items: /“([^”]+)”|\*([^*]+)\*:/g }, { text: 'my dog at the beach', hasImage: true, items: /“([^”]+)”|\*([^*]+)\*:/g }],
-    ko: [{ hasImage: true, both: [/볼 수 없|보지는 못/], items: /“([^”]+)”|\*([^*]+)\*:/g }],
+    en: [{ hasImage: true, both: [/can’t (see|actually see)/], items: /“([^”]+)”|\*([^*]+)\*:/g }, { text: 'my dog at the beach', hasImage: true, both: [/mention(s|ed) a dog/], items: /“([^”]+)”|\*([^*]+)\*:/g }],
+    ko: [
+      { hasImage: true, both: [/볼 수 없|보지는 못/], items: /“([^”]+)”|\*([^*]+)\*:/g },
+      { text: '스케이트보드 타는 고양이', hasImage: true, both: ['고양이'], items: /“([^”]+)”|\*([^*]+)\*:/g },
+    ],
   },
   makeLyrics: {
     en: [

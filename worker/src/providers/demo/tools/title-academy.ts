@@ -5,7 +5,7 @@
  */
 import type { Language } from '@duet/shared';
 import type { Ctx, ToolWriters } from '../context.ts';
-import { josa } from '../korean.ts';
+import { jo, josa } from '../korean.ts';
 import { md, numbered } from '../markdown.ts';
 
 const TITLES: Record<Language, [string, string][]> = {
@@ -35,7 +35,50 @@ const TITLES: Record<Language, [string, string][]> = {
   ],
 };
 
-const picks = (c: Ctx): [string, string][] => c.take(c.own(TITLES[c.lang]), 5);
+/** Subjects a visitor's note may name, each with a title per persona (atlas first), so a described photo gets a title of its own. */
+const SUBJECTS: { re: RegExp; name: Record<Language, string>; titles: Record<Language, [[string, string], [string, string]]> }[] = [
+  {
+    re: /\bcats?\b|kitten|고양이|냥/i,
+    name: { en: 'a cat', ko: '고양이' },
+    titles: {
+      en: [['The Cat Has Approved This Message', 'cats act like managers, and everyone knows it'], ['I Live Here Too, Apparently', 'told from the cat’s point of view, it lands every time']],
+      ko: [['집사 결재 완료', '고양이가 상사처럼 구는 공감 포인트'], ['이 집 주인은 나다옹', '고양이 시점으로 바꾼 반전']],
+    },
+  },
+  {
+    re: /\bdogs?\b|pupp|강아지|댕댕|멍멍/i,
+    name: { en: 'a dog', ko: '강아지' },
+    titles: {
+      en: [['Certified Good Boy, Pending Review', 'it turns a pet photo into paperwork'], ['He Heard the Word “Walk”', 'every dog owner knows that exact face']],
+      ko: [['산책이라는 단어를 들은 표정', '견주라면 다 아는 바로 그 얼굴'], ['오늘도 간식 협상 중', '강아지의 눈빛을 협상으로 포장']],
+    },
+  },
+  {
+    re: /food|dinner|lunch|breakfast|cake|pizza|음식|밥|케이크|피자|요리/i,
+    name: { en: 'food', ko: '음식' },
+    titles: {
+      en: [['Calories Don’t Count on Weekends', 'the excuse everyone has used at least once'], ['It Looked Like This for Four Seconds', 'the honest truth about food photos']],
+      ko: [['주말 칼로리는 0칼로리', '누구나 한 번쯤 써 본 핑계'], ['이 모습은 딱 4초 유지됐습니다', '음식 사진의 솔직한 진실']],
+    },
+  },
+  {
+    re: /beach|sea|ocean|바다|해변|바닷가/i,
+    name: { en: 'the sea', ko: '바다' },
+    titles: {
+      en: [['Out of Office: Permanently, Ideally', 'the beach turns every caption into a wish'], ['Vitamin Sea, Full Dose', 'a pun that still works because it’s true']],
+      ko: [['부재중: 가능하면 영원히', '바다 앞에서는 누구나 퇴사를 꿈꾸는 공감'], ['파도 소리 ASMR 실시간', '사진에 소리를 입히는 상상']],
+    },
+  },
+];
+
+/** Five titles from this persona's half of the pool; the first is about the subject the note names, if any. */
+function picks(c: Ctx): { list: [string, string][]; subject?: string } {
+  const own = c.take(c.own(TITLES[c.lang]), 5);
+  const hit = SUBJECTS.find((s) => s.re.test(c.text));
+  if (!hit) return { list: own };
+  const mine = hit.titles[c.lang][c.persona === 'atlas' ? 0 : 1];
+  return { list: [mine, ...own.slice(0, 4)], subject: hit.name[c.lang] };
+}
 
 const SEE: Record<Language, { atlas: [string, string]; sonnet: [string, string] }> = {
   en: {
@@ -49,12 +92,12 @@ const SEE: Record<Language, { atlas: [string, string]; sonnet: [string, string] 
 };
 
 function atlas(c: Ctx): string {
-  const list = picks(c);
+  const { list, subject } = picks(c);
   const best = list[0]?.[0] ?? '';
   const ko = c.lang === 'ko';
   return md(
     ko ? '## 사진 제목 5선' : '## 5 Titles for Your Photo',
-    `${SEE[c.lang].atlas[c.hasImage ? 0 : 1]}\n`,
+    `${SEE[c.lang].atlas[c.hasImage ? 0 : 1]}${subject ? (ko ? ` 메모에 ${jo(subject, '이')} 있어 1번은 그에 맞췄습니다.` : ` Your note mentions ${subject}, so the first one is about that.`) : ''}\n`,
     ...numbered(list.map(([t, why]) => `**“${t}”**: ${why}`)),
     '',
     ko ? `**최종 추천:** “${best}”. 짧고 설명 없이도 통합니다.` : `**Top pick:** “${best}”. Short, and it works without context.`,
@@ -62,12 +105,12 @@ function atlas(c: Ctx): string {
 }
 
 function sonnet(c: Ctx): string {
-  const list = picks(c);
+  const { list, subject } = picks(c);
   const [fav, ...rest] = list;
   const ko = c.lang === 'ko';
   if (!fav) return '';
   return md(
-    `${SEE[c.lang].sonnet[c.hasImage ? 0 : 1]}\n`,
+    `${SEE[c.lang].sonnet[c.hasImage ? 0 : 1]}${subject ? (ko ? ` 다만 ${jo(subject, '이')} 나온다고 적어 주셔서 그걸 살린 제목부터 골랐어요.` : ` You mentioned ${subject}, though, so my favourite is built around that.`) : ''}\n`,
     ko
       ? `제 원픽은 **“${fav[0]}”**${josa(fav[0], '이에요')}. ${fav[1]}${josa(fav[1], '이')} 살아 있어서, 단톡방에 올리면 바로 반응이 올 거예요.\n`
       : `My favourite is **“${fav[0]}”**: ${fav[1]}, so it tends to get a reaction in a group chat straight away.\n`,
