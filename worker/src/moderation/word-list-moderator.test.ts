@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '@duet/shared';
 import type { BattleInputs, Language } from '@duet/shared';
-import { demoAnswer } from '../providers/demo.ts';
+import { demoAnswer } from '../providers/demo/index.ts';
 import { createWordListMatcher, createWordListModerator, normalize, parseWordList } from './word-list-moderator.ts';
 
 const findTerms = createWordListMatcher();

@@ -1,6 +1,6 @@
 import type { ModelSpec } from '@duet/shared';
 import { createAnthropicProvider } from './anthropic.ts';
-import { createDemoProvider } from './demo.ts';
+import { createDemoProvider } from './demo/index.ts';
 import { createOpenAIProvider } from './openai.ts';
 import type { ModelProvider } from './provider.ts';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BattleInputs, Language, ModelSpec } from '@duet/shared';
 import { DEMO_ROSTER } from '@duet/shared';
-import { createDemoProvider, demoAnswer } from './demo.ts';
-import type { ChatRequest, StreamChunk } from './provider.ts';
+import type { ChatRequest, StreamChunk } from '../provider.ts';
+import { createDemoProvider, demoAnswer } from './index.ts';
 
 const [ATLAS, SONNET] = DEMO_ROSTER as [ModelSpec, ModelSpec];
 const HANGUL = /[가-힣]/;
@@ -13,40 +13,40 @@ interface Case {
   inputs: BattleInputs;
   text: string;
   hasImage: boolean;
-  /** Strings from the visitor's inputs that the answer must echo. */
+  /** Strings the answer must hold: the visitor's inputs (title, keywords, genre) or the checkable answer. */
   expect: string[];
 }
 
 const CASES: Record<Language, Case[]> = {
   en: [
-    { tool: 'title-academy', inputs: {}, text: 'my cat on a skateboard', hasImage: true, expect: ['my cat on a skateboard'] },
+    { tool: 'title-academy', inputs: {}, text: 'my cat on a skateboard', hasImage: true, expect: ['photo'] },
     { tool: 'makeLyrics', inputs: { poemTitle: 'Harbor Lights', keywords: ['lighthouse', 'salt', 'letters'], genre: 'ballad' }, text: '', hasImage: false, expect: ['Harbor Lights', 'lighthouse', 'salt', 'letters'] },
-    { tool: 'quiz-solving', inputs: {}, text: 'Which planet is known as the Red Planet?', hasImage: false, expect: ['Red Planet'] },
+    { tool: 'quiz-solving', inputs: {}, text: 'Which planet is known as the Red Planet?', hasImage: false, expect: ['Mars'] },
     { tool: 'game-ending-word', inputs: {}, text: 'apple', hasImage: false, expect: ['apple'] },
     { tool: 'netflix-recommend', inputs: { category: 'film', genre: 'thriller' }, text: '', hasImage: false, expect: ['thriller'] },
     { tool: 'instagram-reels-idea', inputs: { keywords: ['coffee', 'morning'] }, text: '', hasImage: false, expect: ['coffee', 'morning'] },
-    { tool: 'math-solve', inputs: {}, text: 'solve for x please', hasImage: true, expect: ['solve for x please'] },
-    { tool: 'influencer-writing', inputs: { keywords: ['crunchy', 'vegan'] }, text: 'our new protein bar', hasImage: false, expect: ['our new protein bar', 'crunchy', 'vegan'] },
-    { tool: 'docent', inputs: {}, text: 'the woman in the blue dress', hasImage: true, expect: ['the woman in the blue dress'] },
+    { tool: 'math-solve', inputs: {}, text: 'solve for x please', hasImage: true, expect: ['image'] },
+    { tool: 'influencer-writing', inputs: { keywords: ['crunchy', 'vegan'] }, text: 'Write a post promoting our new protein bar', hasImage: false, expect: ['our new protein bar', 'crunchy', 'vegan'] },
+    { tool: 'docent', inputs: {}, text: 'the woman in the blue dress', hasImage: true, expect: ['brush'] },
     { tool: 'rap-lyrics', inputs: { poemTitle: 'Concrete Dreams', keywords: ['subway', 'hustle'] }, text: '', hasImage: false, expect: ['Concrete Dreams', 'subway', 'hustle'] },
-    { tool: 'accounting-solving', inputs: {}, text: 'A machine costs 1,000,000 with residual value 100,000 and a useful life of 5 years. Find annual depreciation.', hasImage: false, expect: ['machine costs', '180,000'] },
-    { tool: 'excel-solving', inputs: {}, text: 'How do I sum sales by product?', hasImage: false, expect: ['sum sales by product', '```excel'] },
-    { tool: 'anything-question', inputs: {}, text: 'Why is the sky blue?', hasImage: false, expect: ['sky blue'] },
+    { tool: 'accounting-solving', inputs: {}, text: 'A machine costs 1,000,000 with residual value 100,000 and a useful life of 5 years. Find annual depreciation.', hasImage: false, expect: ['180,000'] },
+    { tool: 'excel-solving', inputs: {}, text: 'How do I sum sales by product?', hasImage: false, expect: ['1,700', '```excel'] },
+    { tool: 'anything-question', inputs: {}, text: 'Why is the sky blue?', hasImage: false, expect: ['Rayleigh'] },
   ],
   ko: [
-    { tool: 'title-academy', inputs: {}, text: '스케이트보드 타는 고양이', hasImage: true, expect: ['스케이트보드 타는 고양이'] },
+    { tool: 'title-academy', inputs: {}, text: '스케이트보드 타는 고양이', hasImage: true, expect: ['사진'] },
     { tool: 'makeLyrics', inputs: { poemTitle: '바다의 편지', keywords: ['등대', '소금', '편지'] }, text: '', hasImage: false, expect: ['바다의 편지', '등대', '소금', '편지'] },
-    { tool: 'quiz-solving', inputs: {}, text: '붉은 행성이라고 불리는 행성은?', hasImage: false, expect: ['붉은 행성'] },
+    { tool: 'quiz-solving', inputs: {}, text: '붉은 행성이라고 불리는 행성은?', hasImage: false, expect: ['화성'] },
     { tool: 'game-ending-word', inputs: {}, text: '사과', hasImage: false, expect: ['사과'] },
     { tool: 'netflix-recommend', inputs: { category: 'drama', genre: '로맨스' }, text: '', hasImage: false, expect: ['로맨스'] },
     { tool: 'instagram-reels-idea', inputs: { keywords: ['커피', '아침'] }, text: '', hasImage: false, expect: ['커피', '아침'] },
-    { tool: 'math-solve', inputs: {}, text: '풀이 과정을 자세히', hasImage: true, expect: ['풀이 과정을 자세히'] },
-    { tool: 'influencer-writing', inputs: { keywords: ['바삭함', '비건'] }, text: '새로 나온 단백질 바', hasImage: false, expect: ['새로 나온 단백질 바', '바삭함', '비건'] },
-    { tool: 'docent', inputs: {}, text: '파란 옷을 입은 여인', hasImage: true, expect: ['파란 옷을 입은 여인'] },
+    { tool: 'math-solve', inputs: {}, text: '풀이 과정을 자세히', hasImage: true, expect: ['이미지'] },
+    { tool: 'influencer-writing', inputs: { keywords: ['바삭함', '비건'] }, text: '새로 나온 단백질 바 홍보 글 써 줘', hasImage: false, expect: ['새로 나온 단백질 바', '바삭함', '비건'] },
+    { tool: 'docent', inputs: {}, text: '파란 옷을 입은 여인', hasImage: true, expect: ['작품'] },
     { tool: 'rap-lyrics', inputs: { poemTitle: '콘크리트 꿈', keywords: ['지하철', '열정'] }, text: '', hasImage: false, expect: ['콘크리트 꿈', '지하철', '열정'] },
     { tool: 'accounting-solving', inputs: {}, text: '취득원가 1,000,000원, 잔존가치 100,000원, 내용연수 5년인 기계의 연간 감가상각비는?', hasImage: false, expect: ['취득원가', '180,000'] },
-    { tool: 'excel-solving', inputs: {}, text: '중복된 이름을 표시하고 싶어요', hasImage: false, expect: ['중복된 이름', '```excel'] },
-    { tool: 'anything-question', inputs: {}, text: '하늘은 왜 파란가요?', hasImage: false, expect: ['하늘은 왜 파란가요'] },
+    { tool: 'excel-solving', inputs: {}, text: '중복된 이름을 표시하고 싶어요', hasImage: false, expect: ['```excel'] },
+    { tool: 'anything-question', inputs: {}, text: '하늘은 왜 파란가요?', hasImage: false, expect: ['레일리 산란'] },
   ],
 };
 
@@ -113,7 +113,7 @@ describe('demo answers', () => {
           const answer = demoAnswer(model, context(lang, c));
           const where = `${model} ${lang} ${c.tool}`;
           const words = answer.split(/\s+/).length;
-          expect(words, where).toBeGreaterThan(35);
+          expect(words, where).toBeGreaterThan(25);
           expect(words, where).toBeLessThan(350);
           if (lang === 'ko') expect(answer, where).toMatch(HANGUL);
           else expect(answer, where).not.toMatch(HANGUL);
@@ -135,9 +135,10 @@ describe('demo answers', () => {
 
   it('includes LaTeX for math and a formula block for spreadsheets', () => {
     for (const model of ['atlas', 'sonnet']) {
-      expect(demoAnswer(model, context('en', CASES.en[6] as Case))).toContain('$$x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}$$');
-      expect(demoAnswer(model, context('ko', CASES.ko[11] as Case))).toMatch(/```excel\n=COUNTIF/);
+      expect(demoAnswer(model, context('en', CASES.en[6] as Case))).toMatch(/\$\$[^$]+\$\$/);
+      expect(demoAnswer(model, context('ko', CASES.ko[11] as Case))).toMatch(/```excel\n=/);
     }
+    expect(demoAnswer('atlas', context('en', CASES.en[6] as Case))).toContain('$$x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}$$');
   });
 
   it('writes the lyrics in inputs.language when it is set', () => {
@@ -154,9 +155,13 @@ describe('demo answers', () => {
         for (const model of ['atlas', 'sonnet', 'other']) expect(demoAnswer(model, context(lang, c))).not.toMatch(maker);
       }
     }
-    const asked = demoAnswer('sonnet', { ...quiz, text: 'Is ChatGPT better than Claude or Anthropic models?' });
-    expect(asked).not.toMatch(maker);
-    expect(asked).toContain('better than');
+    for (const model of ['atlas', 'sonnet']) {
+      expect(demoAnswer(model, { ...quiz, text: 'Is ChatGPT better than Claude or Anthropic models?' })).not.toMatch(maker);
+      // The word-chain game repeats the visitor's word: a maker's name in it is scrubbed.
+      const played = demoAnswer(model, { tool: 'game-ending-word', lang: 'en', inputs: {}, text: 'ChatGPT', hasImage: false });
+      expect(played).not.toMatch(maker);
+      expect(played).toContain('[a model]');
+    }
   });
 });
 
@@ -185,7 +190,7 @@ describe('word-chain game', () => {
     expect(atlas).toContain('름');
     expect(atlas).toMatch(/찾지 못했습니다/);
     expect(play('ko', '구름', 'sonnet')).toMatch(/승리/);
-    expect(play('en', '1234')).toMatch(/couldn’t find a letter/);
+    expect(play('en', '1234')).toMatch(/no letter to chain from/);
   });
 });
 
