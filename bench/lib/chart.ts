@@ -41,8 +41,8 @@ export function crowdChart(points: CrowdPoint[]): string {
   const body = [
     panel(0, 'Token delivery lag, p99', 'ms', points.map((p) => p.lagP99Ms), points.map((p) => p.anchorLagP99Ms)),
     panel(W, 'CPU per delivered token', 'µs', points.map((p) => p.cpuUsPerToken), points.map((p) => p.anchorCpuUsPerToken)),
-    `<g font-size="12"><line x1="${W - 60}" x2="${W - 36}" y1="${H + 14}" y2="${H + 14}" stroke="#4f46e5" stroke-width="2.5"/><text x="${W - 30}" y="${H + 18}">Duet (gateway + workers)</text>`,
-    `<line x1="${W + 140}" x2="${W + 164}" y1="${H + 14}" y2="${H + 14}" stroke="#94a3b8" stroke-width="2" stroke-dasharray="5 4"/><text x="${W + 170}" y="${H + 18}">anchor (the provider read directly)</text></g>`,
+    `<g font-size="12"><line x1="${W - 200}" x2="${W - 176}" y1="${H + 14}" y2="${H + 14}" stroke="#4f46e5" stroke-width="2.5"/><text x="${W - 170}" y="${H + 18}">Duet (gateway + workers)</text>`,
+    `<line x1="${W}" x2="${W + 24}" y1="${H + 14}" y2="${H + 14}" stroke="#94a3b8" stroke-width="2" stroke-dasharray="5 4"/><text x="${W + 30}" y="${H + 18}">anchor (the provider read directly)</text></g>`,
   ].join('\n');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${2 * W} ${H + 30}" width="${2 * W}" height="${H + 30}" role="img" aria-labelledby="crowd-title" font-family="system-ui, sans-serif" fill="#1e293b">
 <title id="crowd-title">Duet under a crowd: token delivery lag at p99 and CPU per delivered token, against the anchor, at ${points.map((p) => p.battles).join(', ')} battles at once</title>
