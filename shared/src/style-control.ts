@@ -14,10 +14,11 @@
  */
 import { mulberry32, quantileSorted, resampleCells, resolveFit, winWeight } from './ratings.ts';
 import type { BootstrapOptions, Comparison, RatingInterval } from './ratings.ts';
+import { STYLE_FEATURES } from './style-features.ts';
+import type { StyleFeature } from './style-features.ts';
 
-/** The style features stored per answer, in the order of every feature vector. */
-export const STYLE_FEATURES = ['length', 'headers', 'listItems', 'bold', 'codeBlocks'] as const;
-export type StyleFeature = (typeof STYLE_FEATURES)[number];
+export { STYLE_FEATURES } from './style-features.ts';
+export type { StyleFeature } from './style-features.ts';
 
 /** One vote with the style features of both answers (each in the order of {@link STYLE_FEATURES}). */
 export interface StyledComparison extends Comparison {
@@ -178,6 +179,13 @@ function solveSpd(A: Float64Array, g: Float64Array, p: number): boolean {
 }
 
 const NEWTON_MAX_ITERATIONS = 100;
+/**
+ * Weight of the ridge on the style coefficients: a normal prior of standard deviation 1 (log-odds
+ * per standard deviation of the feature), as weak next to thousands of votes as the virtual ties
+ * are, but it keeps a coefficient finite when a feature appears in a handful of votes that all
+ * went one way (a perfect separation, where the plain maximum likelihood has no solution).
+ */
+export const STYLE_RIDGE = 1;
 /** Largest change of any parameter in one Newton step, in log-odds: keeps a far start from overshooting. */
 const MAX_STEP = 2;
 
@@ -255,6 +263,8 @@ function newton(rows: Rows, count: Float64Array, prior: number, tolerance: numbe
       for (let i = 0; i < m; i++) H[c * p + i] = H[i * p + c] = cross[i * K + k] as number;
       for (let l = k; l < K; l++) H[(m + l) * p + c] = H[c * p + m + l] = hf[k * K + l] as number;
       hk[k] = H[c * p + c] as number;
+      H[c * p + c] = (H[c * p + c] as number) + STYLE_RIDGE;
+      g[c] = (g[c] as number) - STYLE_RIDGE * (beta[k] as number);
     }
     // Parameters that are not in this fit (absent models, constant features) stay put.
     for (let i = 0; i < p; i++) {

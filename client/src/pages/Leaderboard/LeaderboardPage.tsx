@@ -55,7 +55,7 @@ export default function LeaderboardPage() {
 
   const { data, error, errorUpdatedAt, isPending, isError, isPlaceholderData, refetch } = useQuery({
     queryKey: ['leaderboard', slug],
-    queryFn: () => duetApi.leaderboard(slug ?? undefined),
+    queryFn: () => duetApi.leaderboard({ tool: slug }),
     // Switching the filter keeps the old table (dimmed) until the new one arrives.
     placeholderData: keepPreviousData,
   });
