@@ -5,7 +5,8 @@ import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderbo
 import type { TestDuet } from '../helpers/duet.ts';
 import { seedEvaluationVotes } from '../helpers/evaluation-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { launchBrowser, newPage, startAppDuet } from './browser.ts';
+import { wcagViolations } from './axe.ts';
+import { launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
 
 /** The leaderboard page with votes waiting, then with ratings: switches, heat map and history. */
 describe('the leaderboard page', () => {
@@ -54,6 +55,7 @@ describe('the leaderboard page', () => {
     expect(await heatmap.locator('td[data-share]').count()).toBe(6);
     expect(await page.getByTestId('leaderboard-pair-counts').locator('tbody tr').count()).toBe(3);
     expect(await page.getByTestId('leaderboard-history').locator('svg[role="img"]').count()).toBe(1);
+    expect(await wcagViolations(page)).toEqual([]);
 
     await page.getByTestId('leaderboard-control').getByText('Style-controlled').click();
     await waitFor(() => new URL(page.url()).searchParams.get('control') === 'style', { what: 'the style switch' });
@@ -65,6 +67,30 @@ describe('the leaderboard page', () => {
     await page.getByTestId('leaderboard-too-few').waitFor();
     expect(await page.getByTestId('leaderboard-too-few').textContent()).toMatch(/12 counted votes.*50/);
     expect(await page.getByTestId('leaderboard-heatmap').count()).toBe(0);
+    await context.close();
+  });
+
+  it('has no WCAG violations with every picture on a Korean phone', async () => {
+    const { context, page } = await newPage(browser, { baseURL: duet.url, locale: 'ko-KR', viewport: PHONE, reducedMotion: 'reduce' });
+    await page.goto('/leaderboard?control=style');
+    await page.getByTestId('leaderboard-heatmap').waitFor();
+    await page.getByTestId('leaderboard-style').waitFor();
+    expect(await page.getByTestId('leaderboard-heatmap').getByRole('heading', { name: '맞대결' }).isVisible()).toBe(true);
+    expect(await wcagViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('says after the reveal how fast each model answered', async () => {
+    const { context, page } = await newPage(browser, { baseURL: duet.url, locale: 'en-US' });
+    await page.goto('/anything-question-duet');
+    await page.getByRole('textbox').first().fill('Why is the sky blue?');
+    await page.getByTestId('submit').click();
+    await page.getByTestId('vote-bar').waitFor({ timeout: 30_000 });
+    await page.getByTestId('vote-a').click();
+    const speed = page.getByTestId('reveal-speed');
+    await speed.waitFor();
+    expect(await speed.locator('li').count()).toBe(2);
+    expect(await speed.locator('li[data-side="a"]').textContent()).toMatch(/^Model A \(.+\): first word after \d+\.\d s(, \d+ tokens\/s)?$/);
     await context.close();
   });
 });
