@@ -59,6 +59,23 @@ describe('style-controlled ratings', () => {
     }
   });
 
+  it('gives intervals of the same width from the one-step bootstrap on a subsample as from refitting every resample', () => {
+    const votes = simulate(20_000, 13);
+    const exact = styleControlledIntervals(votes, { resamples: 60, resampleVotes: 20_000 });
+    const onestep = styleControlledIntervals(votes, { resamples: 60, resampleVotes: 2_000 });
+    for (const [id, iv] of exact.intervals) {
+      const other = onestep.intervals.get(id)!;
+      expect(other.rating).toBe(iv.rating);
+      const width = iv.ciHigh - iv.ciLow;
+      expect(width).toBeGreaterThan(5);
+      expect(other.ciHigh - other.ciLow).toBeGreaterThan(0.6 * width);
+      expect(other.ciHigh - other.ciLow).toBeLessThan(1.6 * width);
+    }
+    const length = (r: typeof exact) => r.coefficients.find((c) => c.feature === 'length')!;
+    expect(length(onestep).ciLow).toBeGreaterThan(0.5);
+    expect(length(onestep).ciHigh - length(onestep).ciLow).toBeLessThan(1.6 * (length(exact).ciHigh - length(exact).ciLow));
+  });
+
   it('gives the plain ratings when the answers have no style difference', () => {
     const votes = simulate(3_000, 11).map((v) => ({ ...v, styleA: [5, 0, 0, 0, 0], styleB: [5, 0, 0, 0, 0] }));
     const plain = fitBradleyTerry(votes);

@@ -151,8 +151,15 @@ function components(m: number, rows: Rows, count: Float64Array): { of: Int32Arra
   return { of, list, met };
 }
 
-/** Solves A·z = g in place for a symmetric positive definite A (Cholesky); false if A is not. */
+/** Solves A·z = g in place for a symmetric positive definite A (Cholesky, A becomes its factor); false if A is not. */
 function solveSpd(A: Float64Array, g: Float64Array, p: number): boolean {
+  if (!cholesky(A, p)) return false;
+  solveFactored(A, g, p);
+  return true;
+}
+
+/** A = L·Lᵀ in place (L in the lower triangle); false if A is not positive definite. */
+function cholesky(A: Float64Array, p: number): boolean {
   for (let j = 0; j < p; j++) {
     let d = A[j * p + j] as number;
     for (let k = 0; k < j; k++) d -= (A[j * p + k] as number) ** 2;
@@ -165,6 +172,11 @@ function solveSpd(A: Float64Array, g: Float64Array, p: number): boolean {
       A[i * p + j] = s / l;
     }
   }
+  return true;
+}
+
+/** Solves L·Lᵀ·z = g in place, L from {@link cholesky}. */
+function solveFactored(A: Float64Array, g: Float64Array, p: number): void {
   for (let i = 0; i < p; i++) {
     let s = g[i] as number;
     for (let k = 0; k < i; k++) s -= (A[i * p + k] as number) * (g[k] as number);
@@ -175,7 +187,6 @@ function solveSpd(A: Float64Array, g: Float64Array, p: number): boolean {
     for (let k = i + 1; k < p; k++) s -= (A[k * p + i] as number) * (g[k] as number);
     g[i] = s / (A[i * p + i] as number);
   }
-  return true;
 }
 
 const NEWTON_MAX_ITERATIONS = 100;
@@ -193,9 +204,17 @@ const MAX_STEP = 2;
  * Newton's method on the joint log-likelihood, from `theta`/`beta` (updated in place). Models are
  * parameters 0..m−1, active features m..m+K−1. Each component's mean strength is pinned to 0 by
  * adding (Σ_{i∈c} θ_i)² to the objective, which the likelihood does not see.
- * Models absent from `count` get θ = NaN.
+ * Models absent from `count` get θ = NaN. Returns the Cholesky factor of the last step's
+ * (penalised) Hessian, and which parameters were left out of the fit.
  */
-function newton(rows: Rows, count: Float64Array, prior: number, tolerance: number, theta: Float64Array, beta: Float64Array): void {
+function newton(
+  rows: Rows,
+  count: Float64Array,
+  prior: number,
+  tolerance: number,
+  theta: Float64Array,
+  beta: Float64Array,
+): { factor: Float64Array; idle: Uint8Array } {
   const m = rows.ids.length;
   const comp = components(m, rows, count);
   const p = m + K;
@@ -206,6 +225,7 @@ function newton(rows: Rows, count: Float64Array, prior: number, tolerance: numbe
   const hf = new Float64Array(K * K);
   const cross = new Float64Array(m * K);
   const x = rows.x;
+  const idle = new Uint8Array(p);
   for (let i = 0; i < m; i++) if (comp.of[i] === -1) theta[i] = Number.NaN;
   for (let it = 0; it < NEWTON_MAX_ITERATIONS; it++) {
     H.fill(0);
@@ -268,8 +288,8 @@ function newton(rows: Rows, count: Float64Array, prior: number, tolerance: numbe
     }
     // Parameters that are not in this fit (absent models, constant features) stay put.
     for (let i = 0; i < p; i++) {
-      const idle = i < m ? comp.of[i] === -1 : !rows.active[i - m] || hk[i - m] === 0;
-      if (!idle) continue;
+      idle[i] = (i < m ? comp.of[i] === -1 : !rows.active[i - m] || hk[i - m] === 0) ? 1 : 0;
+      if (!idle[i]) continue;
       for (let j = 0; j < p; j++) {
         H[i * p + j] = 0;
         H[j * p + i] = 0;
@@ -293,6 +313,7 @@ function newton(rows: Rows, count: Float64Array, prior: number, tolerance: numbe
     for (let k = 0; k < K; k++) beta[k] = (beta[k] as number) + damp * (g[m + k] as number);
     if (largest < tolerance) break;
   }
+  return { factor: H, idle };
 }
 
 /** Options of {@link styleControlledIntervals}: the bootstrap's, and the size of each resample. */
@@ -311,13 +332,8 @@ export interface StyleControlOptions extends BootstrapOptions {
  */
 export const STYLE_RESAMPLE_VOTES = 20_000;
 
-/**
- * m draws with replacement, each row with probability n_r / total (prefix sums and binary
- * search; `cum` null when every row is one vote), returned as the rows drawn (a copy of at most m rows) and how often each was drawn.
- */
-function drawRows(rows: Rows, cum: Float64Array | null, draws: number, rand: () => number): { rows: Rows; count: Float64Array } {
-  const picks = new Int32Array(draws);
-  const total = rows.total;
+/** m draws with replacement, each row with probability n_r / total (prefix sums and binary search; `cum` null when every row is one vote). */
+function drawRows(total: number, cum: Float64Array | null, draws: number, rand: () => number, picks: Int32Array): void {
   for (let d = 0; d < draws; d++) {
     const u = rand() * total;
     if (cum === null) {
@@ -333,22 +349,68 @@ function drawRows(rows: Rows, cum: Float64Array | null, draws: number, rand: () 
     }
     picks[d] = lo;
   }
-  picks.sort();
-  const drawn = new Map<number, number>();
-  for (let d = 0; d < draws; d++) drawn.set(picks[d] as number, (drawn.get(picks[d] as number) ?? 0) + 1);
-  const len = drawn.size;
-  const sub: Rows = { ...rows, a: new Int32Array(len), b: new Int32Array(len), y: new Float64Array(len), n: new Float64Array(len), x: new Float64Array(len * K) };
-  const count = new Float64Array(len);
-  let q = 0;
-  for (const [r, c] of drawn) {
-    sub.a[q] = rows.a[r] as number;
-    sub.b[q] = rows.b[r] as number;
-    sub.y[q] = rows.y[r] as number;
-    sub.x.set(rows.x.subarray(r * K, r * K + K), q * K);
-    count[q] = c;
-    q++;
+}
+
+/**
+ * The one-step bootstrap of large samples: a resample's estimate is the full-data one plus one
+ * Newton step from it, H⁻¹·g*, with H the full-data Hessian (factored once) and g* the resample's
+ * score at the full-data estimate. Drawn as m votes out of n: g* is the m votes' score scaled to
+ * n votes, minus the full data's, times √(m/n) so its spread is that of n votes. Per resample it
+ * costs m residual lookups, not a refit of n votes.
+ */
+function oneStepResamples(
+  rows: Rows,
+  theta: Float64Array,
+  beta: Float64Array,
+  fitted: { factor: Float64Array; idle: Uint8Array },
+  o: { resamples: number; draws: number; rand: () => number },
+  keep: (th: Float64Array, be: Float64Array) => void,
+): void {
+  const m = rows.ids.length;
+  const p = m + K;
+  const len = rows.n.length;
+  // Each row's residual at the full-data estimate, and the full data's score.
+  const res = new Float64Array(len);
+  const full = new Float64Array(p);
+  const accumulate = (g: Float64Array, r: number, weight: number) => {
+    const a = rows.a[r] as number;
+    const b = rows.b[r] as number;
+    if (a === b) return;
+    const v = weight * (res[r] as number);
+    g[a] = (g[a] as number) + v;
+    g[b] = (g[b] as number) - v;
+    for (let k = 0; k < K; k++) g[m + k] = (g[m + k] as number) + v * (rows.x[r * K + k] as number);
+  };
+  for (let r = 0; r < len; r++) {
+    const a = rows.a[r] as number;
+    const b = rows.b[r] as number;
+    if (a === b || rows.n[r] === 0) continue;
+    let eta = (theta[a] as number) - (theta[b] as number);
+    for (let k = 0; k < K; k++) eta += (beta[k] as number) * (rows.x[r * K + k] as number);
+    res[r] = (rows.y[r] as number) - 1 / (1 + Math.exp(-eta));
+    accumulate(full, r, rows.n[r] as number);
   }
-  return { rows: sub, count };
+  let cum: Float64Array | null = null;
+  if (rows.n.some((n) => n !== 1)) {
+    cum = new Float64Array(len);
+    rows.n.forEach((n, r) => ((cum as Float64Array)[r] = (r > 0 ? ((cum as Float64Array)[r - 1] as number) : 0) + n));
+  }
+  const picks = new Int32Array(o.draws);
+  const g = new Float64Array(p);
+  const th = new Float64Array(m);
+  const be = new Float64Array(K);
+  const up = rows.total / o.draws;
+  const shrink = Math.sqrt(o.draws / rows.total);
+  for (let s = 0; s < o.resamples; s++) {
+    drawRows(rows.total, cum, o.draws, o.rand, picks);
+    g.fill(0);
+    for (let d = 0; d < o.draws; d++) accumulate(g, picks[d] as number, 1);
+    for (let i = 0; i < p; i++) g[i] = fitted.idle[i] ? 0 : shrink * (up * (g[i] as number) - (full[i] as number));
+    solveFactored(fitted.factor, g, p);
+    for (let i = 0; i < m; i++) th[i] = (theta[i] as number) + (g[i] as number);
+    for (let k = 0; k < K; k++) be[k] = (beta[k] as number) + (g[m + k] as number);
+    keep(th, be);
+  }
 }
 
 /**
@@ -360,10 +422,11 @@ function drawRows(rows: Rows, cum: Float64Array | null, draws: number, rand: () 
  * steps. The intervals depend on the order of `votes` (the draws follow it): pass them in a stable
  * order. The coefficients get the same percentile intervals.
  *
- * With more than `resampleVotes` votes (N > m), each resample draws m votes instead of N, and its
- * deviation from the full-data estimate is scaled by √(m/N) before the percentiles are taken (the
- * m-out-of-n bootstrap, valid for estimators that are asymptotically normal like this one): the
- * interval keeps its width for N votes while the cost stays that of m.
+ * With more than `resampleVotes` votes (N > m) a refit per resample would cost what N votes cost,
+ * a hundred times: each resample is then the one-step bootstrap (one Newton step from the
+ * full-data estimate with the full-data Hessian) on m votes drawn out of N, its spread rescaled to
+ * N votes (see oneStepResamples). Both approximations vanish as the votes grow, which is exactly
+ * when they are used.
  *
  * Ratings are `base + scale · θ / ln 10`: the plain fit's scale. With every feature 0 (or
  * constant) the ratings are the plain fit's, to the tolerance of the iteration.
@@ -382,38 +445,33 @@ export function styleControlledIntervals(votes: readonly StyledComparison[], opt
   const m = rows.ids.length;
   const theta = new Float64Array(m);
   const beta = new Float64Array(K);
-  newton(rows, rows.n, o.prior, tolerance, theta, beta);
+  const fitted = newton(rows, rows.n, o.prior, tolerance, theta, beta);
   const toRating = (t: number) => o.base + (o.scale * t) / Math.LN10;
 
-  const draws = Math.min(rows.total, budget);
-  const shrink = rows.total > 0 ? Math.sqrt(draws / rows.total) : 1;
-  let cum: Float64Array | null = null;
-  if (rows.n.some((n) => n !== 1)) {
-    cum = new Float64Array(rows.n.length);
-    rows.n.forEach((n, r) => ((cum as Float64Array)[r] = (r > 0 ? ((cum as Float64Array)[r - 1] as number) : 0) + n));
-  }
   const samples: number[][] = rows.ids.map(() => []);
   const betaSamples: number[][] = STYLE_FEATURES.map(() => []);
-  const rand = mulberry32(seed);
-  const count = new Float64Array(draws === rows.total ? rows.n.length : 0);
-  const th = new Float64Array(m);
-  const be = new Float64Array(K);
-  for (let r = 0; r < resamples && rows.total > 0; r++) {
-    th.set(theta);
-    for (let i = 0; i < m; i++) if (Number.isNaN(th[i])) th[i] = 0;
-    be.set(beta);
-    if (draws === rows.total) {
-      resampleCells(rows.n, rows.total, rand, count);
-      newton(rows, count, o.prior, tolerance, th, be);
-    } else {
-      const drawn = drawRows(rows, cum, draws, rand);
-      newton(drawn.rows, drawn.count, o.prior, tolerance, th, be);
-    }
+  const keep = (th: Float64Array, be: Float64Array) => {
     for (let i = 0; i < m; i++) {
       const t = th[i] as number;
-      if (!Number.isNaN(t)) (samples[i] as number[]).push(toRating((theta[i] as number) + shrink * (t - (theta[i] as number))));
+      if (!Number.isNaN(t) && !Number.isNaN(theta[i] as number)) (samples[i] as number[]).push(toRating(t));
     }
-    for (let k = 0; k < K; k++) (betaSamples[k] as number[]).push((beta[k] as number) + shrink * ((be[k] as number) - (beta[k] as number)));
+    for (let k = 0; k < K; k++) (betaSamples[k] as number[]).push(be[k] as number);
+  };
+  const rand = mulberry32(seed);
+  if (rows.total > budget) {
+    oneStepResamples(rows, theta, beta, fitted, { resamples, draws: budget, rand }, keep);
+  } else if (rows.total > 0) {
+    const count = new Float64Array(rows.n.length);
+    const th = new Float64Array(m);
+    const be = new Float64Array(K);
+    for (let r = 0; r < resamples; r++) {
+      th.set(theta);
+      for (let i = 0; i < m; i++) if (Number.isNaN(th[i])) th[i] = 0;
+      be.set(beta);
+      resampleCells(rows.n, rows.total, rand, count);
+      newton(rows, count, o.prior, tolerance, th, be);
+      keep(th, be);
+    }
   }
 
   const alpha = (1 - level) / 2;

@@ -90,7 +90,7 @@ describe('the leaderboard page', () => {
     const speed = page.getByTestId('reveal-speed');
     await speed.waitFor();
     expect(await speed.locator('li').count()).toBe(2);
-    expect(await speed.locator('li[data-side="a"]').textContent()).toMatch(/^Model A \(.+\): first word after \d+\.\d s(, \d+ tokens\/s)?$/);
+    expect(await speed.locator('li[data-side="a"]').textContent()).toMatch(/^Model A · .+: first word after \d+\.\d s(, \d+ tokens\/s)?$/);
     await context.close();
   });
 });

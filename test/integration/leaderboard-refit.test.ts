@@ -53,7 +53,7 @@ describe('leaderboard refit', () => {
     const overall = await cached(null);
     expect(overall.votes).toBe(50_000);
     expect(overall.models).toHaveLength(30);
-    const data = { cells: await countedVotes(duet.db.pool), styled: null, speed: await speedStats(duet.db.pool), updatedAt: overall.updatedAt as string, countedThrough: overall.countedThrough };
+    const data = { cells: await countedVotes(duet.db.pool), styled: null, speed: await speedStats(duet.db.pool, overall.votes), updatedAt: overall.updatedAt as string, countedThrough: overall.countedThrough };
     const direct = leaderboardsOf(data, { resamples: 100, seed: 42 });
     expect(direct.filter((b) => !b.category).map((b) => b.tool)).toEqual([null, ...TOOLS.map((t) => t.slug)]);
     for (const board of direct) expect(await cached(board.tool, board.category)).toEqual(board);

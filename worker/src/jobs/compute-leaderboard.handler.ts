@@ -47,7 +47,7 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const countedThrough = (await databaseNow(deps.db)).toISOString();
     const cells = await countedVotes(deps.db);
     const styled = deps.styleControl === false ? null : await styledVotes(deps.db);
-    const speed = await speedStats(deps.db);
+    const speed = await speedStats(deps.db, cells.reduce((sum, r) => sum + r.n, 0));
     const startedAt = Date.now();
     const boards = leaderboardsOf({ cells, styled, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts);
     const fit = { startedAt, endedAt: Date.now() };

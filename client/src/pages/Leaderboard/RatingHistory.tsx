@@ -77,6 +77,9 @@ export function RatingHistory({ history, scope }: { history: LeaderboardHistory;
             <g key={model}>
               <polygon points={band} fill={hue} opacity={0.12} />
               <polyline points={s.points.map((p) => `${x(p.d)},${y(p.rating)}`).join(' ')} fill="none" stroke={hue} strokeWidth={2} strokeDasharray={k >= HUES.length ? '5 3' : undefined} />
+              {s.points.map((p) => (
+                <circle key={p.d} cx={x(p.d)} cy={y(p.rating)} r={3.5} fill={hue} />
+              ))}
             </g>
           );
         })}
