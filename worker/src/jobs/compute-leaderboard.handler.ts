@@ -24,6 +24,8 @@ export interface RefitResult {
   fit: { startedAt: number; endedAt: number } | null;
   /** Answers whose style was counted from their text in this run (stored before styles were). */
   backfilled?: number;
+  /** Style-controlled boards that could not be fitted, and why (their boards are left without ratings). */
+  failures?: string[];
 }
 
 /** Deletes the dirty flag only if no vote set it again while we computed. */
@@ -49,13 +51,14 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const styled = deps.styleControl === false ? null : await styledVotes(deps.db);
     const speed = await speedStats(deps.db, cells.reduce((sum, r) => sum + r.n, 0));
     const startedAt = Date.now();
-    const boards = leaderboardsOf({ cells, styled, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts);
+    const failures: string[] = [];
+    const boards = leaderboardsOf({ cells, styled, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts, failures);
     const fit = { startedAt, endedAt: Date.now() };
     const multi = deps.redis.multi();
     for (const board of boards) multi.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board));
     await multi.exec();
     if (dirty) await deps.redis.eval(CLEAR_IF_UNCHANGED, 1, deps.keys.leaderboardDirty, dirty);
     await writeSnapshots(deps.db, snapshotsOf(boards));
-    return { computed: true, votes: boards[0]?.votes ?? 0, fit, backfilled };
+    return { computed: true, votes: boards[0]?.votes ?? 0, fit, backfilled, failures };
   };
 }

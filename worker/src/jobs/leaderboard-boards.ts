@@ -150,8 +150,20 @@ function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, Mode
   return models;
 }
 
+/** The styled votes as the fit takes them, built once for every scope. */
+type StyledVotes = { tool: string; lang: string; hasImage: boolean; vote: StyledComparison }[];
+
+function styledVotesOf(rows: StyledRow[]): StyledVotes {
+  return rows.map((r) => ({
+    tool: r[0],
+    lang: r[1],
+    hasImage: r[2],
+    vote: { a: r[3], b: r[4], winner: r[5], styleA: r.slice(6, 11) as number[], styleB: r.slice(11, 16) as number[] },
+  }));
+}
+
 /** The plain and (with styled votes) style-controlled boards of one scope. */
-export function boardsOf(scope: Scope, data: RefitData, opts: FitSettings): Leaderboard[] {
+function boardsOf(scope: Scope, data: RefitData, styled: StyledVotes | null, opts: FitSettings, failures?: string[]): Leaderboard[] {
   const rows = data.cells.filter((r) => inScope(scope, r.tool, r.lang, r.has_image));
   const { meta, pairs, votes } = tally(rows);
   const minVotes = scope.category ? CATEGORY_MIN_VOTES : 0;
@@ -161,13 +173,16 @@ export function boardsOf(scope: Scope, data: RefitData, opts: FitSettings): Lead
   const cells: ComparisonCell[] = rows.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n }));
   const plain = enough ? modelsOf(bootstrapIntervals(cells, opts), meta, speed) : [];
   const boards: Leaderboard[] = [{ ...base, control: 'none', models: plain, style: null }];
-  if (data.styled) {
+  if (styled) {
     const votesOf: StyledComparison[] = [];
-    for (const r of data.styled) {
-      if (!inScope(scope, r[0], r[1], r[2])) continue;
-      votesOf.push({ a: r[3], b: r[4], winner: r[5], styleA: r.slice(6, 11) as number[], styleB: r.slice(11, 16) as number[] });
+    for (const r of styled) if (inScope(scope, r.tool, r.lang, r.hasImage)) votesOf.push(r.vote);
+    let fit: ReturnType<typeof styleControlledIntervals> | null = null;
+    try {
+      fit = enough && votesOf.length > 0 ? styleControlledIntervals(votesOf, opts) : null;
+    } catch (err) {
+      // A fit that cannot be computed leaves this one board without ratings, not every board stale.
+      failures?.push(`${boardScope(scope)}: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const fit = enough && votesOf.length > 0 ? styleControlledIntervals(votesOf, opts) : null;
     boards.push({
       ...base,
       control: 'style',
@@ -180,9 +195,13 @@ export function boardsOf(scope: Scope, data: RefitData, opts: FitSettings): Lead
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** Every board of one refit: overall, each tool's and each category's, plain then style-controlled. */
-export function leaderboardsOf(data: RefitData, opts: FitSettings): Leaderboard[] {
-  return SCOPES.flatMap((s) => boardsOf(s, data, opts));
+/**
+ * Every board of one refit: overall, each tool's and each category's, plain then style-controlled.
+ * A style-controlled fit that fails leaves its board empty and says why in `failures`.
+ */
+export function leaderboardsOf(data: RefitData, opts: FitSettings, failures?: string[]): Leaderboard[] {
+  const styled = data.styled ? styledVotesOf(data.styled) : null;
+  return SCOPES.flatMap((s) => boardsOf(s, data, styled, opts, failures));
 }
 
 /** What the daily snapshot keeps of a board (boards with ratings only). */

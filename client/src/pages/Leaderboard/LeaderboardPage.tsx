@@ -205,7 +205,7 @@ export default function LeaderboardPage() {
               <span />
             </div>
             <h2 className="lb-h2">{data.pending?.votes ? t('empty.titlePending') : t('empty.title')}</h2>
-            <p>{tool ? t('empty.bodyTool', { title: toolTitle }) : t('empty.body')}</p>
+            <p>{data.pending?.votes ? t('empty.bodyPending') : tool ? t('empty.bodyTool', { title: toolTitle }) : t('empty.body')}</p>
             <Link className="btn btn--primary" to={tool ? tool.route : '/'}>
               {tool ? t('empty.ctaTool', { title: toolTitle }) : t('empty.cta')}
             </Link>
