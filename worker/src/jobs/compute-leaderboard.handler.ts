@@ -2,7 +2,7 @@ import type { RedisKeys } from '@duet/shared';
 import type { Redis } from 'ioredis';
 import type { Db } from '../infra/db.ts';
 import { backfillAnswerStyles, countedVotes, databaseNow, speedStats, styledVotes, writeSnapshots } from '../store/leaderboard.repo.ts';
-import { leaderboardsOf, snapshotsOf } from './leaderboard-boards.ts';
+import { leaderboardsOf, snapshotsOf, styledVotesOf } from './leaderboard-boards.ts';
 
 export interface LeaderboardDeps {
   db: Db;
@@ -48,7 +48,7 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     // Read before the votes: a vote stored after this instant is reported as pending.
     const countedThrough = (await databaseNow(deps.db)).toISOString();
     const cells = await countedVotes(deps.db);
-    const styled = deps.styleControl === false ? null : await styledVotes(deps.db);
+    const styled = deps.styleControl === false ? null : styledVotesOf(await styledVotes(deps.db));
     const speed = await speedStats(deps.db, cells.reduce((sum, r) => sum + r.n, 0));
     const startedAt = Date.now();
     const failures: string[] = [];

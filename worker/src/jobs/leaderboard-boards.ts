@@ -25,7 +25,7 @@ import type { CountedRow, SnapshotRow, SpeedRow, StyledRow } from '../store/lead
 /** What one refit read: the counted votes grouped, one by one with their styles (null: no style control), and the answers' speed. */
 export interface RefitData {
   cells: CountedRow[];
-  styled: StyledRow[] | null;
+  styled: StyledVotes | null;
   speed: SpeedRow[];
   /** ISO: when the ratings were computed, and the database clock when the votes were read. */
   updatedAt: string;
@@ -151,9 +151,10 @@ function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, Mode
 }
 
 /** The styled votes as the fit takes them, built once for every scope. */
-type StyledVotes = { tool: string; lang: string; hasImage: boolean; vote: StyledComparison }[];
+export type StyledVotes = { tool: string; lang: string; hasImage: boolean; vote: StyledComparison }[];
 
-function styledVotesOf(rows: StyledRow[]): StyledVotes {
+/** The database's rows as the fit takes them (drop the rows after: at a million votes they weigh hundreds of MB). */
+export function styledVotesOf(rows: StyledRow[]): StyledVotes {
   return rows.map((r) => ({
     tool: r[0],
     lang: r[1],
@@ -200,8 +201,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * A style-controlled fit that fails leaves its board empty and says why in `failures`.
  */
 export function leaderboardsOf(data: RefitData, opts: FitSettings, failures?: string[]): Leaderboard[] {
-  const styled = data.styled ? styledVotesOf(data.styled) : null;
-  return SCOPES.flatMap((s) => boardsOf(s, data, styled, opts, failures));
+  return SCOPES.flatMap((s) => boardsOf(s, data, data.styled, opts, failures));
 }
 
 /** What the daily snapshot keeps of a board (boards with ratings only). */
