@@ -1,3 +1,4 @@
+// Over 300 lines on purpose, like ratings.ts: one statistical method (the joint Newton fit, its exact and one-step bootstraps), most of it the explanation of each step.
 /**
  * Style-controlled Bradley-Terry ratings ("Does style matter?", Chatbot Arena, 2024).
  *
