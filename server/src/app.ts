@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { redisKeys } from '@duet/shared';
+import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, redisKeys } from '@duet/shared';
 import compression from 'compression';
 import express from 'express';
 import { pino } from 'pino';
@@ -113,7 +113,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     dailyVoteCap: config.dailyVoteCap,
     events,
   });
-  const leaderboard = createLeaderboardService({ redis, keys, logger });
+  const refits = queueViews.queues.find((q) => q.name === LEADERBOARD_QUEUE);
+  const leaderboard = createLeaderboardService({
+    redis,
+    keys,
+    db,
+    logger,
+    nextRefitAt: async () => (refits ? ((await refits.getJobScheduler(LEADERBOARD_SCHEDULER))?.next ?? null) : null),
+  });
   refitAfterCountedVotes(events, leaderboard);
   const users = createUserService({
     db,

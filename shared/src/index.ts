@@ -17,3 +17,4 @@ export * from './schemas/user.schema.ts';
 export * from './schemas/leaderboard.schema.ts';
 export * from './ratings.ts';
 export * from './readiness.ts';
+export * from './style-control.ts';

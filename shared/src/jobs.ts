@@ -7,6 +7,8 @@ export const RUN_BATTLE_JOB = 'run-battle';
 /** The queue and job that recompute the leaderboard (at most once a minute, after new votes). */
 export const LEADERBOARD_QUEUE = 'leaderboard';
 export const COMPUTE_LEADERBOARD_JOB = 'compute-leaderboard';
+/** The job scheduler that enqueues it: the gateway reads its next run to tell when new votes will show. */
+export const LEADERBOARD_SCHEDULER = 'leaderboard-refresh';
 
 /**
  * How a battle job is retried. A crashed worker's job is retried and resumes, keeping stored

@@ -84,7 +84,7 @@ export const DEFAULT_PRIOR = 0.01;
 const DEFAULTS = { scale: 400, base: 1000, iterations: 10_000, tolerance: 1e-10, prior: DEFAULT_PRIOR };
 
 /** Win weight of side `a` for each verdict. */
-function winWeight(winner: Comparison['winner']): number {
+export function winWeight(winner: Comparison['winner']): number {
   switch (winner) {
     case 'a':
       return 1;
@@ -171,9 +171,10 @@ function encode(votes: Votes): Encoded {
   return enc;
 }
 
-type ResolvedFit = Required<FitOptions>;
+export type ResolvedFit = Required<FitOptions>;
 
-function resolveFit(opts: FitOptions | undefined): ResolvedFit {
+/** The fit options with their defaults, checked. */
+export function resolveFit(opts: FitOptions | undefined): ResolvedFit {
   const r: ResolvedFit = {
     scale: opts?.scale ?? DEFAULTS.scale,
     base: opts?.base ?? DEFAULTS.base,
@@ -399,8 +400,8 @@ export function fitBradleyTerry(votes: Votes, opts?: FitOptions): Map<string, nu
   return toRatings(enc.ids, fitEncoded(enc, enc.n, o), o);
 }
 
-/** mulberry32: small, fast, seeded 32-bit PRNG returning floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+/** mulberry32: small, fast, seeded 32-bit PRNG returning floats in [0, 1). Shared with the style-controlled fit. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -417,7 +418,7 @@ function mulberry32(seed: number): () => number {
  * Binomial(votes still to place, n_k / votes in cells k and after), with the
  * probability formed from integer counts so no rounding drift builds up.
  */
-function resampleCells(n: Float64Array, total: number, rand: () => number, out: Float64Array): void {
+export function resampleCells(n: Float64Array, total: number, rand: () => number, out: Float64Array): void {
   let left = total;
   let mass = total;
   for (let k = 0; k < n.length; k++) {
@@ -511,7 +512,7 @@ function binomialBtrs(trials: number, p: number, rand: () => number): number {
 }
 
 /** Percentile of sorted values, linear interpolation between order statistics (R type 7 / numpy default). */
-function quantileSorted(sorted: readonly number[], q: number): number {
+export function quantileSorted(sorted: readonly number[], q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.min(lo + 1, sorted.length - 1);

@@ -16,8 +16,12 @@ export const redisKeys = (prefix: string) => ({
   socketIoChannel: `${prefix}:socket.io`,
   /** Set when a counted vote arrives; cleared by the leaderboard job when it recomputes. */
   leaderboardDirty: `${prefix}:leaderboard:dirty`,
-  /** Cached leaderboard JSON, overall (`*`) or per tool slug. */
-  leaderboard: (tool: string | null) => `${prefix}:leaderboard:${tool ?? '*'}`,
+  /**
+   * Cached leaderboard JSON: overall (`*`), per tool slug or per category (`category:ko`), with
+   * `:style` for the style-controlled ratings.
+   */
+  leaderboard: (tool: string | null, board?: { category?: string | null; control?: string }) =>
+    `${prefix}:leaderboard:${board?.category ? `category:${board.category}` : (tool ?? '*')}${board?.control === 'style' ? ':style' : ''}`,
   /** Pub/sub channel carrying battle ids to cancel. */
   cancelChannel: `${prefix}:battle-cancel`,
 });

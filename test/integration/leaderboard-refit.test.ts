@@ -3,7 +3,8 @@ import type { Leaderboard } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countedVotes, leaderboardsOf } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
+import { leaderboardsOf } from '../../worker/src/jobs/leaderboard-boards.ts';
+import { countedVotes, speedStats } from '../../worker/src/store/leaderboard.repo.ts';
 import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
@@ -47,13 +48,15 @@ describe('leaderboard refit', () => {
     const result = await refitAfterAdding(50_000, 50_000);
     expect(result.pid).not.toBe(process.pid);
 
-    const cached = async (tool: string | null) => JSON.parse((await duet.redis.get(redisKeys(duet.prefix).leaderboard(tool))) as string) as Leaderboard;
+    const cached = async (tool: string | null, category: string | null = null) =>
+      JSON.parse((await duet.redis.get(redisKeys(duet.prefix).leaderboard(tool, { category }))) as string) as Leaderboard;
     const overall = await cached(null);
     expect(overall.votes).toBe(50_000);
     expect(overall.models).toHaveLength(30);
-    const direct = leaderboardsOf(await countedVotes(duet.db.pool), overall.updatedAt as string, { resamples: 100, seed: 42 });
-    expect(direct.map((b) => b.tool)).toEqual([null, ...TOOLS.map((t) => t.slug)]);
-    for (const board of direct) expect(await cached(board.tool)).toEqual(board);
+    const data = { cells: await countedVotes(duet.db.pool), styled: null, speed: await speedStats(duet.db.pool, overall.votes), updatedAt: overall.updatedAt as string, countedThrough: overall.countedThrough };
+    const direct = leaderboardsOf(data, { resamples: 100, seed: 42 });
+    expect(direct.filter((b) => !b.category).map((b) => b.tool)).toEqual([null, ...TOOLS.map((t) => t.slug)]);
+    for (const board of direct) expect(await cached(board.tool, board.category)).toEqual(board);
   }, 120_000);
 
   it('keeps the worker’s event loop turning all through a large refit', async () => {

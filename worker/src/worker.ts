@@ -5,6 +5,7 @@ import {
   bullPrefix,
   COMPUTE_LEADERBOARD_JOB,
   LEADERBOARD_QUEUE,
+  LEADERBOARD_SCHEDULER,
   MAINTENANCE_QUEUE,
   redisKeys,
   SWEEP_BATTLES_JOB,
@@ -163,7 +164,7 @@ export async function startWorker(
   /** Writes the schedules; they live in Redis, so this runs again whenever Redis comes back. */
   const ensureSchedules = async () => {
     await leaderboardQueue.upsertJobScheduler(
-      'leaderboard-refresh',
+      LEADERBOARD_SCHEDULER,
       { every: config.leaderboardIntervalMs },
       { name: COMPUTE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
     );

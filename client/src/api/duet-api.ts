@@ -3,6 +3,9 @@ import type {
   CreateBattleResponse,
   HistoryResponse,
   Leaderboard,
+  LeaderboardCategory,
+  LeaderboardControl,
+  LeaderboardHistory,
   Meta,
   SpecHistoryResponse,
   VoteRequest,
@@ -13,6 +16,22 @@ import { api, postJson } from './http.ts';
 
 /** Asking and voting work signed in or not: a stale session falls back to anonymous. */
 const ANYONE = { anonymousFallback: true };
+
+/** Which leaderboard: overall, a tool's or a category's (not both), plain or style-controlled. */
+export interface BoardQuery {
+  tool?: string | null;
+  category?: LeaderboardCategory | null;
+  control?: LeaderboardControl;
+}
+
+function boardQuery(b: BoardQuery): string {
+  const q = new URLSearchParams();
+  if (b.tool) q.set('tool', b.tool);
+  if (b.category) q.set('category', b.category);
+  if (b.control && b.control !== 'none') q.set('control', b.control);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
 
 /** The REST calls of Duet, typed by the shared contracts. */
 export const duetApi = {
@@ -30,7 +49,10 @@ export const duetApi = {
     api<HistoryResponse>(`/api/tools/${encodeURIComponent(tool)}/history${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
 
   /** Bradley-Terry ratings with 95% intervals: overall, or for one tool. */
-  leaderboard: (tool?: string) => api<Leaderboard>('/api/leaderboard' + (tool ? '?tool=' + encodeURIComponent(tool) : '')),
+  leaderboard: (board: BoardQuery = {}) => api<Leaderboard>('/api/leaderboard' + boardQuery(board)),
+
+  /** The board's daily snapshots, oldest first. */
+  leaderboardHistory: (board: BoardQuery = {}) => api<LeaderboardHistory>('/api/leaderboard/history' + boardQuery(board)),
 
   /** The specification's history call. */
   specList: (id: string) => api<SpecHistoryResponse>(`/api/v2/user/duet/list/${encodeURIComponent(id)}`),

@@ -1,6 +1,59 @@
 import { z } from 'zod';
 import { FAMILIES } from '../roster.ts';
+import { STYLE_FEATURES } from '../style-features.ts';
 import { ZRequestTextSchema } from './text.schema.ts';
+
+/** How the ratings are fitted: `none` (plain Bradley-Terry) or `style` (style-controlled). */
+export const LEADERBOARD_CONTROLS = ['none', 'style'] as const;
+export type LeaderboardControl = (typeof LEADERBOARD_CONTROLS)[number];
+
+/**
+ * Slices of the counted votes with a board of their own, next to the tools': the battle's language
+ * (the language its page was in when it was asked) and whether the question came with a picture.
+ */
+export const LEADERBOARD_CATEGORIES = ['ko', 'en', 'image', 'text'] as const;
+export type LeaderboardCategory = (typeof LEADERBOARD_CATEGORIES)[number];
+
+/**
+ * Counted votes a category needs before it shows ratings: below this, ratings of a few dozen
+ * models would be mostly noise, and the board says how many votes it has instead.
+ */
+export const CATEGORY_MIN_VOTES = 50;
+
+/** A model's answers' speed and length (medians over the answers of counted battles). */
+export const ZModelSpeedSchema = z.object({
+  /** Time to the first token, ms. */
+  ttftMsP50: z.number().nullable(),
+  /** Output tokens per second after the first one. */
+  tokensPerSecondP50: z.number().nullable(),
+  answerCharsP50: z.number().nullable(),
+  /** Spread: the middle half of the times to first token, ms. */
+  ttftMsP25: z.number().nullable().default(null),
+  ttftMsP75: z.number().nullable().default(null),
+  /** Answers these figures come from. */
+  answers: z.number().int().nonnegative(),
+});
+export type ModelSpeed = z.infer<typeof ZModelSpeedSchema>;
+
+export const NO_SPEED: ModelSpeed = { ttftMsP50: null, tokensPerSecondP50: null, answerCharsP50: null, ttftMsP25: null, ttftMsP75: null, answers: 0 };
+
+/** Counted battles of one pair of models (`a` < `b` by id) and the outright wins of each. */
+export const ZLeaderboardPairSchema = z.object({
+  a: z.string(),
+  b: z.string(),
+  battles: z.number().int().nonnegative(),
+  winsA: z.number().int().nonnegative(),
+  winsB: z.number().int().nonnegative(),
+});
+export type LeaderboardPair = z.infer<typeof ZLeaderboardPairSchema>;
+
+/** A style coefficient of the style-controlled fit (log-odds per standard deviation) and its 95% interval. */
+export const ZStyleCoefficientSchema = z.object({
+  feature: z.enum(STYLE_FEATURES),
+  estimate: z.number(),
+  ciLow: z.number(),
+  ciHigh: z.number(),
+});
 
 /** One model's place on the leaderboard (Bradley-Terry rating on a 400-point scale around 1000). */
 export const ZLeaderboardModelSchema = z.object({
@@ -17,21 +70,85 @@ export const ZLeaderboardModelSchema = z.object({
   battles: z.number().int().nonnegative(),
   /** Share of those battles won outright, in percent. */
   winRate: z.number().min(0).max(100),
+  speed: ZModelSpeedSchema.default(NO_SPEED),
 });
 export type LeaderboardModel = z.infer<typeof ZLeaderboardModelSchema>;
 
-/** `GET /api/leaderboard?tool=`: overall, or for one tool. */
+/** Counted votes the ratings do not include yet, and when the next refit is due. */
+export const ZLeaderboardPendingSchema = z.object({
+  votes: z.number().int().nonnegative(),
+  /** ISO; null when no refit is scheduled (no battle worker running). */
+  nextRefitAt: z.string().nullable(),
+});
+
+/**
+ * `GET /api/leaderboard?tool=&category=&control=`: overall, for one tool or for one category, plain
+ * or style-controlled. Fields added after the first version have defaults, so a board cached by an
+ * older worker still reads.
+ */
 export const ZLeaderboardSchema = z.object({
   tool: z.string().nullable(),
+  category: z.enum(LEADERBOARD_CATEGORIES).nullable().default(null),
+  control: z.enum(LEADERBOARD_CONTROLS).default('none'),
   models: z.array(ZLeaderboardModelSchema),
   /** Counted votes the ratings come from. */
   votes: z.number().int().nonnegative(),
+  /** Counted votes needed before ratings are shown (0: none); below it `models` is empty. */
+  minVotes: z.number().int().nonnegative().default(0),
+  /** Counted battles per pair of models, for the win-fraction and battle-count pictures. */
+  pairs: z.array(ZLeaderboardPairSchema).default([]),
+  /** The style-controlled fit's coefficients (control `style` only). */
+  style: z.array(ZStyleCoefficientSchema).nullable().default(null),
   /** When the ratings were last computed (ISO), null before the first computation. */
   updatedAt: z.string().nullable(),
+  /** The database's clock when the counted votes were read (ISO): later votes are pending. */
+  countedThrough: z.string().nullable().default(null),
+  /** Filled in by the gateway when it serves the board. */
+  pending: ZLeaderboardPendingSchema.optional(),
 });
 export type Leaderboard = z.infer<typeof ZLeaderboardSchema>;
 
-export const ZLeaderboardQuerySchema = z.object({ tool: ZRequestTextSchema.max(100).optional() });
+/** Which board: at most one of `tool` and `category`. */
+export const ZLeaderboardQuerySchema = z
+  .object({
+    tool: ZRequestTextSchema.max(100).optional(),
+    category: z.enum(LEADERBOARD_CATEGORIES).optional(),
+    control: z.enum(LEADERBOARD_CONTROLS).optional(),
+  })
+  .refine((q) => !(q.tool && q.category), { message: 'Choose a tool or a category, not both', path: ['category'] });
+export type LeaderboardQuery = z.infer<typeof ZLeaderboardQuerySchema>;
+
+/** `GET /api/leaderboard/history`: the board's daily snapshots, oldest first. */
+export const ZLeaderboardHistorySchema = z.object({
+  days: z.array(
+    z.object({
+      /** UTC day, YYYY-MM-DD. */
+      day: z.string(),
+      votes: z.number().int().nonnegative(),
+      models: z.array(z.object({ model: z.string(), label: z.string(), rating: z.number(), ciLow: z.number(), ciHigh: z.number() })),
+    }),
+  ),
+});
+export type LeaderboardHistory = z.infer<typeof ZLeaderboardHistorySchema>;
+
+/** Days of snapshots the history route returns at most. */
+export const LEADERBOARD_HISTORY_DAYS = 30;
+export const ZLeaderboardHistoryQuerySchema = z.object({
+  tool: ZRequestTextSchema.max(100).optional(),
+  category: z.enum(LEADERBOARD_CATEGORIES).optional(),
+  control: z.enum(LEADERBOARD_CONTROLS).optional(),
+  days: z.coerce.number().int().min(1).max(LEADERBOARD_HISTORY_DAYS).optional(),
+}).refine((q) => !(q.tool && q.category), { message: 'Choose a tool or a category, not both', path: ['category'] });
+
+/** One board: overall (both null), a tool's or a category's, plain or style-controlled. */
+export interface BoardId {
+  tool: string | null;
+  category: LeaderboardCategory | null;
+  control: LeaderboardControl;
+}
+
+/** A board's scope as stored in Redis keys and snapshots: `*`, a tool slug, or `category:<name>`. */
+export const boardScope = (b: Pick<BoardId, 'tool' | 'category'>): string => (b.category ? `category:${b.category}` : (b.tool ?? '*'));
 
 /** Why a stored vote does not count toward ratings and win rates. */
 export const UNCOUNTED_REASONS = ['named_mode', 'side_failed', 'model_named', 'daily_cap'] as const;

@@ -35,9 +35,10 @@ export function startLeaderboardWorker(deps: LeaderboardWorkerDeps): Worker<unkn
     concurrency: 1,
     workerForkOptions: { execArgv: ['--import', 'tsx'], env: { ...process.env, ...deps.env } },
   });
-  worker.on('completed', (job, result) =>
-    deps.logger.debug({ jobId: job.id, votes: result.votes, fitMs: result.fit && result.fit.endedAt - result.fit.startedAt, pid: result.pid }, 'leaderboard refit done'),
-  );
+  worker.on('completed', (job, result) => {
+    deps.logger.debug({ jobId: job.id, votes: result.votes, fitMs: result.fit && result.fit.endedAt - result.fit.startedAt, pid: result.pid }, 'leaderboard refit done');
+    if (result.failures?.length) deps.logger.warn({ jobId: job.id, failures: result.failures }, 'some style-controlled boards could not be fitted');
+  });
   worker.on('failed', (job, err) => deps.logger.error({ jobId: job?.id, err }, 'leaderboard job failed'));
   worker.on('error', (err) => deps.logger.debug({ err: err.message }, 'leaderboard worker error'));
   return worker;

@@ -1,5 +1,6 @@
 import type { AnswerStats, BattleInputs, ImageMimeType, Language, Side } from '@duet/shared';
 import type { Db } from '../infra/db.ts';
+import { answerStyle } from './answer-style.ts';
 
 /** What the worker needs to run a battle. */
 export interface BattleToRun {
@@ -74,12 +75,14 @@ export interface AnswerToStore {
   error: { code: string; message: string } | null;
 }
 
-/** Stores a side's answer once; a second write for the same side changes nothing. */
+/** Stores a side's answer once, with its style; a second write for the same side changes nothing. */
 export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
+  const style = answerStyle(a.text);
   await db.query(
     `INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms,
-                          duration_ms, error_code, error_message)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                          duration_ms, error_code, error_message,
+                          style_length, style_headers, style_list_items, style_bold, style_code_blocks)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      ON CONFLICT (battle_id, side) DO NOTHING`,
     [
       a.battleId,
@@ -93,6 +96,11 @@ export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
       a.stats.durationMs,
       a.error?.code ?? null,
       a.error?.message ?? null,
+      style.length,
+      style.headers,
+      style.listItems,
+      style.bold,
+      style.codeBlocks,
     ],
   );
 }

@@ -1,11 +1,18 @@
 import { findTool, TOOLS } from '@duet/shared/catalog';
+import { LEADERBOARD_CATEGORIES } from '@duet/shared/schemas/leaderboard.schema';
+import type { Leaderboard, LeaderboardCategory, LeaderboardControl } from '@duet/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
+import { BoardControls } from './BoardControls.tsx';
 import { LeaderboardTable } from './LeaderboardTable.tsx';
+import { PairwiseMatrix } from './PairwiseMatrix.tsx';
+import { PendingNotice } from './PendingNotice.tsx';
+import { RatingHistory } from './RatingHistory.tsx';
+import { StyleNote } from './StyleNote.tsx';
 import { RatingsNote } from './RatingsNote.tsx';
 import { relativeTime } from './scale.ts';
 import './LeaderboardPage.css';
@@ -26,7 +33,18 @@ function useNow(ms: number): number {
   return now;
 }
 
-/** `/leaderboard?tool=`: the models' Bradley-Terry ratings with 95% intervals, overall or per activity. */
+/** Refetch this long after the next refit is due, so its ratings are there (bounded: a few seconds to a minute). */
+function refetchAfterRefit(board: Leaderboard | undefined): number | false {
+  if (!board?.pending?.votes) return false;
+  const due = board.pending.nextRefitAt ? Date.parse(board.pending.nextRefitAt) - Date.now() : 30_000;
+  return Math.min(60_000, Math.max(3_000, due + 2_000));
+}
+
+/**
+ * `/leaderboard?tool=|category=&control=`: the models' Bradley-Terry ratings with 95% intervals,
+ * overall, per activity or per category, as voted or style-controlled; then who beats whom, and
+ * the ratings over the last days.
+ */
 export default function LeaderboardPage() {
   const { t, i18n } = useTranslation('leaderboard');
   const queryClient = useQueryClient();
@@ -34,6 +52,9 @@ export default function LeaderboardPage() {
   const raw = params.get('tool');
   const tool = raw ? findTool(raw) : undefined;
   const slug = tool?.slug ?? null;
+  const rawCategory = params.get('category');
+  const category = (LEADERBOARD_CATEGORIES as readonly string[]).includes(rawCategory ?? '') && !tool ? (rawCategory as LeaderboardCategory) : null;
+  const control: LeaderboardControl = params.get('control') === 'style' ? 'style' : 'none';
   const toolTitle = tool ? t(`contents:${tool.titleKey}`) : null;
   const now = useNow(30_000);
 
@@ -53,11 +74,18 @@ export default function LeaderboardPage() {
 
   useDocumentTitle(toolTitle ? t('documentTitleTool', { title: toolTitle }) : t('documentTitle'));
 
+  const board = { tool: slug, category, control };
   const { data, error, errorUpdatedAt, isPending, isError, isPlaceholderData, refetch } = useQuery({
-    queryKey: ['leaderboard', slug],
-    queryFn: () => duetApi.leaderboard(slug ?? undefined),
+    queryKey: ['leaderboard', slug, category, control],
+    queryFn: () => duetApi.leaderboard(board),
     // Switching the filter keeps the old table (dimmed) until the new one arrives.
     placeholderData: keepPreviousData,
+    // Votes are waiting for the next refit: look again once it is done.
+    refetchInterval: (query) => refetchAfterRefit(query.state.data),
+  });
+  const history = useQuery({
+    queryKey: ['leaderboard-history', slug, category, control],
+    queryFn: () => duetApi.leaderboardHistory(board),
   });
 
   useErrorToast(error, errorUpdatedAt, t('battle:errors.generic'));
@@ -73,18 +101,20 @@ export default function LeaderboardPage() {
     }, REFRESH_MS);
   });
 
-  const onTool = (e: ChangeEvent<HTMLSelectElement>) => {
-    const value = e.target.value;
+  /** Sets (or, with null, removes) query parameters; a tool and a category exclude each other. */
+  const setParam = (changes: Record<string, string | null>) =>
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
-        if (value) next.set('tool', value);
-        else next.delete('tool');
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
         return next;
       },
       { replace: true },
     );
-  };
+  const onTool = (e: ChangeEvent<HTMLSelectElement>) => setParam({ tool: e.target.value || null, category: null });
 
   const absolute = useMemo(
     () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
@@ -92,8 +122,9 @@ export default function LeaderboardPage() {
   );
   const num = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
 
-  const empty = data !== undefined && (data.updatedAt === null || data.models.length === 0);
-  const scope = toolTitle ?? t('filter.all');
+  const tooFew = data !== undefined && data.models.length === 0 && data.minVotes > 0 && data.votes < data.minVotes;
+  const empty = data !== undefined && !tooFew && (data.updatedAt === null || data.models.length === 0);
+  const scope = toolTitle ?? (category ? t(`category.${category}`) : t('filter.all'));
 
   return (
     <div className="lb container">
@@ -127,6 +158,12 @@ export default function LeaderboardPage() {
             ))}
           </select>
         </div>
+        <BoardControls
+          category={category}
+          control={control}
+          onCategory={(c) => setParam({ category: c, tool: null })}
+          onControl={(c) => setParam({ control: c === 'style' ? c : null })}
+        />
       </header>
 
       <div
@@ -151,6 +188,15 @@ export default function LeaderboardPage() {
           </div>
         )}
 
+        {data?.pending && <PendingNotice pending={data.pending} now={now} />}
+
+        {tooFew && (
+          <div className="lb-empty" data-testid="leaderboard-too-few">
+            <h2 className="lb-h2">{t('few.title')}</h2>
+            <p>{t('few.body', { count: data.votes, votes: num.format(data.votes), min: num.format(data.minVotes) })}</p>
+          </div>
+        )}
+
         {empty && (
           <div className="lb-empty" data-testid="leaderboard-empty">
             <div className="lb-empty__art" aria-hidden="true">
@@ -158,8 +204,8 @@ export default function LeaderboardPage() {
               <span />
               <span />
             </div>
-            <h2 className="lb-h2">{t('empty.title')}</h2>
-            <p>{tool ? t('empty.bodyTool', { title: toolTitle }) : t('empty.body')}</p>
+            <h2 className="lb-h2">{data.pending?.votes ? t('empty.titlePending') : t('empty.title')}</h2>
+            <p>{data.pending?.votes ? t('empty.bodyPending') : tool ? t('empty.bodyTool', { title: toolTitle }) : t('empty.body')}</p>
             <Link className="btn btn--primary" to={tool ? tool.route : '/'}>
               {tool ? t('empty.ctaTool', { title: toolTitle }) : t('empty.cta')}
             </Link>
@@ -194,7 +240,11 @@ export default function LeaderboardPage() {
             )}
           </LeaderboardTable>
         )}
+        {data && !empty && data.style && <StyleNote coefficients={data.style} />}
       </div>
+
+      {data && !empty && !tooFew && <PairwiseMatrix board={data} scope={scope} />}
+      {history.data && <RatingHistory history={history.data} scope={scope} />}
 
       <RatingsNote />
     </div>

@@ -21,6 +21,7 @@ export function LeaderboardTable({ models, scope, children }: LeaderboardTablePr
   const headingId = useId();
   const num = useMemo(() => new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 }), [i18n.language]);
   const pct = useMemo(() => new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }), [i18n.language]);
+  const sec = useMemo(() => new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), [i18n.language]);
 
   const rows = useMemo(
     () => [...models].sort((a, b) => a.rank - b.rank || b.rating - a.rating || a.label.localeCompare(b.label)),
@@ -85,6 +86,15 @@ export function LeaderboardTable({ models, scope, children }: LeaderboardTablePr
               <th scope="col" className="lb-col-num">
                 {t('table.winRate')}
               </th>
+              <th scope="col" className="lb-col-num">
+                <abbr title={t('speed.ttftLong')}>{t('speed.ttft')}</abbr>
+              </th>
+              <th scope="col" className="lb-col-num">
+                {t('speed.tps')}
+              </th>
+              <th scope="col" className="lb-col-num">
+                {t('speed.chars')}
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -142,6 +152,20 @@ export function LeaderboardTable({ models, scope, children }: LeaderboardTablePr
                   </td>
                   <td className="lb-col-num" data-testid="leaderboard-winrate">
                     {t('table.percent', { value: pct.format(m.winRate) })}
+                  </td>
+                  <td className="lb-col-num lb-speed" data-testid="leaderboard-ttft">
+                    {m.speed.ttftMsP50 === null ? t('speed.none') : t('speed.seconds', { value: sec.format(m.speed.ttftMsP50 / 1000) })}
+                    {m.speed.ttftMsP25 !== null && m.speed.ttftMsP75 !== null && (
+                      <span className="lb-speed__spread">
+                        {t('speed.spread', { low: sec.format(m.speed.ttftMsP25 / 1000), high: sec.format(m.speed.ttftMsP75 / 1000) })}
+                      </span>
+                    )}
+                  </td>
+                  <td className="lb-col-num" data-testid="leaderboard-tps">
+                    {m.speed.tokensPerSecondP50 === null ? t('speed.none') : num.format(m.speed.tokensPerSecondP50)}
+                  </td>
+                  <td className="lb-col-num" data-testid="leaderboard-chars">
+                    {m.speed.answerCharsP50 === null ? t('speed.none') : num.format(m.speed.answerCharsP50)}
                   </td>
                 </tr>
               );

@@ -1,6 +1,7 @@
+import { CATEGORY_MIN_VOTES } from '@duet/shared/schemas/leaderboard.schema';
 import { useTranslation } from 'react-i18next';
 
-const POINTS = ['blind', 'model', 'half', 'interval', 'rank', 'winRate'] as const;
+const POINTS = ['blind', 'model', 'half', 'interval', 'rank', 'winRate', 'style', 'category'] as const;
 
 /** A short, plain account of where the numbers come from. */
 export function RatingsNote() {
@@ -12,7 +13,7 @@ export function RatingsNote() {
       </h2>
       <ul className="lb-note__list">
         {POINTS.map((key) => (
-          <li key={key}>{t(`note.${key}`)}</li>
+          <li key={key}>{t(`note.${key}`, { min: CATEGORY_MIN_VOTES })}</li>
         ))}
       </ul>
     </section>

@@ -1,4 +1,4 @@
-import type { VoteResponse } from '@duet/shared';
+import type { Side, VoteResponse } from '@duet/shared';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -31,6 +31,7 @@ export function VoteResult({ vote, historyHref, onAskAgain }: VoteResultProps) {
           <p className="vote-result__reveal" data-testid="reveal">
             {t('result.reveal', { a: vote.sides.a.label, b: vote.sides.b.label })}
           </p>
+          <SpeedLines vote={vote} />
         </div>
         <div className="vote-result__actions">
           <button type="button" className="btn btn--primary" onClick={onAskAgain} data-testid="ask-again">
@@ -50,5 +51,33 @@ export function VoteResult({ vote, historyHref, onAskAgain }: VoteResultProps) {
         highlight={[vote.sides.a.model, vote.sides.b.model]}
       />
     </section>
+  );
+}
+
+/** "Model A (label): first word after 0.4 s, 62 tokens/s", for each side whose figures came back. */
+function SpeedLines({ vote }: { vote: VoteResponse }) {
+  const { t, i18n } = useTranslation('battle');
+  const one = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const whole = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
+  const lines = (['a', 'b'] as const satisfies readonly Side[]).flatMap((side) => {
+    const s = vote.sides[side];
+    if (!s.stats || s.stats.ttftMs === null) return [];
+    const streamMs = s.stats.durationMs - s.stats.ttftMs;
+    const base = { side: t('result.side', { side: side.toUpperCase() }), label: s.label, seconds: one.format(s.stats.ttftMs / 1000) };
+    const text =
+      s.stats.outputTokens !== null && streamMs > 0
+        ? t('result.speed', { ...base, rate: whole.format((s.stats.outputTokens / streamMs) * 1000) })
+        : t('result.speedNoRate', base);
+    return [{ side, text }];
+  });
+  if (lines.length === 0) return null;
+  return (
+    <ul className="vote-result__speed" aria-label={t('result.speedLabel')} data-testid="reveal-speed">
+      {lines.map((l) => (
+        <li key={l.side} data-side={l.side}>
+          {l.text}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,18 +1,32 @@
-import { findTool, ZLeaderboardQuerySchema } from '@duet/shared';
+import { findTool, ZLeaderboardHistoryQuerySchema, ZLeaderboardQuerySchema } from '@duet/shared';
+import type { BoardId, LeaderboardQuery } from '@duet/shared';
 import { Router } from 'express';
 import { AppError, parseOr400 } from '../../http/errors.ts';
 import type { LeaderboardService } from './leaderboard.service.ts';
 
-/** `GET /api/leaderboard?tool=`: the ratings the leaderboard job last computed. */
+/** The board a query names; an unknown tool is a 404. */
+function boardOf(q: LeaderboardQuery): BoardId {
+  const tool = q.tool ? findTool(q.tool) : null;
+  if (tool === undefined) throw new AppError(404, 'unknown_tool', `There is no tool called "${q.tool}"`);
+  return { tool: tool?.slug ?? null, category: q.category ?? null, control: q.control ?? 'none' };
+}
+
+/**
+ * `GET /api/leaderboard?tool=|category=&control=`: the ratings the leaderboard job last computed;
+ * `GET /api/leaderboard/history` (same query, and `days`): the board's daily snapshots.
+ */
 export function leaderboardRoutes(service: LeaderboardService): Router {
   const router = Router();
   router.get('/leaderboard', async (req, res) => {
-    const q = parseOr400(ZLeaderboardQuerySchema, req.query);
-    const tool = q.tool ? findTool(q.tool) : null;
-    if (tool === undefined) throw new AppError(404, 'unknown_tool', `There is no tool called "${q.tool}"`);
+    const board = boardOf(parseOr400(ZLeaderboardQuerySchema, req.query));
     // Cheap to serve from Redis, and a page refreshing after a vote must see the new ratings.
     res.set('Cache-Control', 'no-cache');
-    res.json(await service.read(tool?.slug ?? null));
+    res.json(await service.read(board));
+  });
+  router.get('/leaderboard/history', async (req, res) => {
+    const q = parseOr400(ZLeaderboardHistoryQuerySchema, req.query);
+    res.set('Cache-Control', 'no-cache');
+    res.json(await service.history(boardOf(q), q.days));
   });
   return router;
 }

@@ -1,34 +1,67 @@
-import { ZLeaderboardSchema } from '@duet/shared';
-import type { Leaderboard, RedisKeys } from '@duet/shared';
+import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/shared';
+import type { BoardId, Leaderboard, LeaderboardHistory, RedisKeys } from '@duet/shared';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DuetBus } from '../../events/duet-events.ts';
+import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
 import { requestLogger } from '../../observability/request-log.ts';
+import { countedSince, snapshots } from './leaderboard.repo.ts';
+import type { VoteSlice } from './leaderboard.repo.ts';
 
 export type LeaderboardService = ReturnType<typeof createLeaderboardService>;
+
+export interface LeaderboardServiceDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  db: Db;
+  logger: Logger;
+  /** When the leaderboard job runs next (epoch ms), null when it is not scheduled. */
+  nextRefitAt: () => Promise<number | null>;
+}
+
+const sliceOf = (b: BoardId): VoteSlice => ({
+  tool: b.tool,
+  lang: b.category === 'ko' || b.category === 'en' ? b.category : null,
+  hasImage: b.category === 'image' ? true : b.category === 'text' ? false : null,
+});
 
 /**
  * The ratings the worker's leaderboard job computes and caches in Redis. They cross a process
  * boundary, so they are read with the shared schema: a worker and a gateway of different
- * versions must not silently disagree.
+ * versions must not silently disagree. Each board is served with the counted votes it does not
+ * include yet and when the next refit is due, so a first vote never leaves the page blank.
  */
-export function createLeaderboardService(deps: { redis: Redis; keys: RedisKeys; logger: Logger }) {
+export function createLeaderboardService(deps: LeaderboardServiceDeps) {
+  const cachedBoard = async (board: BoardId): Promise<Leaderboard> => {
+    const cached = await deps.redis.get(deps.keys.leaderboard(board.tool, board));
+    if (cached === null) {
+      return { ...board, models: [], votes: 0, minVotes: 0, pairs: [], style: null, updatedAt: null, countedThrough: null };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(cached);
+    } catch {
+      json = undefined;
+    }
+    const parsed = ZLeaderboardSchema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    requestLogger(deps.logger).error({ board, issues: parsed.error?.issues }, 'the cached leaderboard does not match this gateway (a worker of another version?)');
+    throw new AppError(503, 'unavailable', 'The leaderboard is being recomputed. Please try again in a minute.');
+  };
+
   return {
-    /** Overall (`null`) or one tool's ratings; empty until the first computation. */
-    async read(tool: string | null): Promise<Leaderboard> {
-      const cached = await deps.redis.get(deps.keys.leaderboard(tool));
-      if (cached === null) return { tool, models: [], votes: 0, updatedAt: null };
-      let json: unknown;
-      try {
-        json = JSON.parse(cached);
-      } catch {
-        json = undefined;
-      }
-      const board = ZLeaderboardSchema.safeParse(json);
-      if (board.success) return board.data;
-      requestLogger(deps.logger).error({ tool, issues: board.error?.issues }, 'the cached leaderboard does not match this gateway (a worker of another version?)');
-      throw new AppError(503, 'unavailable', 'The leaderboard is being recomputed. Please try again in a minute.');
+    /** One board's ratings (empty until the first computation), with what is pending. */
+    async read(board: BoardId): Promise<Leaderboard> {
+      const found = await cachedBoard(board);
+      // A board cached by an older worker has no read time: its computation time stands in.
+      const since = found.countedThrough ?? found.updatedAt;
+      const [votes, next] = await Promise.all([countedSince(deps.db, sliceOf(board), since), deps.nextRefitAt()]);
+      return { ...found, pending: { votes, nextRefitAt: next === null ? null : new Date(next).toISOString() } };
+    },
+    /** The board's daily snapshots, oldest first. */
+    async history(board: BoardId, days = LEADERBOARD_HISTORY_DAYS): Promise<LeaderboardHistory> {
+      return ZLeaderboardHistorySchema.parse({ days: await snapshots(deps.db, boardScope(board), board.control, days) });
     },
     /** Marks the ratings stale: the leaderboard job recomputes them on its next tick. */
     async markDirty(): Promise<void> {

@@ -1,0 +1,38 @@
+import type { LeaderboardControl, LeaderboardHistory } from '@duet/shared';
+import type { Db } from '../../infra/db.ts';
+
+/** Which counted votes a board covers: all of them, one tool's, one language's or one kind's. */
+export interface VoteSlice {
+  tool: string | null;
+  lang: string | null;
+  hasImage: boolean | null;
+}
+
+/**
+ * Counted votes of the slice stored after `since` (all of them when null): the ones the cached
+ * ratings do not include yet. The partial index on counted votes by time keeps it a short scan.
+ */
+export async function countedSince(db: Db, slice: VoteSlice, since: string | null): Promise<number> {
+  // Two statements, not `$1 IS NULL OR …`: a generic plan of that could not use the index, and
+  // every view of the page would scan all the votes.
+  const filters = `AND ($2::text IS NULL OR v.tool = $2) AND ($3::text IS NULL OR b.lang = $3) AND ($4::boolean IS NULL OR b.has_image = $4)`;
+  const { rows } = await db.query<{ n: number }>(
+    since === null
+      ? `SELECT count(*)::int AS n FROM votes v JOIN battles b ON b.id = v.battle_id WHERE v.counted AND $1::timestamptz IS NULL ${filters}`
+      : `SELECT count(*)::int AS n FROM votes v JOIN battles b ON b.id = v.battle_id WHERE v.counted AND v.created_at > $1::timestamptz ${filters}`,
+    [since, slice.tool, slice.lang, slice.hasImage],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The board's daily snapshots over the last `days` days, oldest first. */
+export async function snapshots(db: Db, scope: string, control: LeaderboardControl, days: number): Promise<LeaderboardHistory['days']> {
+  const { rows } = await db.query<LeaderboardHistory['days'][number]>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, votes, models
+       FROM leaderboard_snapshots
+      WHERE scope = $1 AND control = $2 AND day > (now() AT TIME ZONE 'UTC')::date - $3::int
+      ORDER BY day`,
+    [scope, control, days],
+  );
+  return rows;
+}

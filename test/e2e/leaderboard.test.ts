@@ -1,0 +1,96 @@
+import { redisKeys } from '@duet/shared';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
+import type { TestDuet } from '../helpers/duet.ts';
+import { seedEvaluationVotes } from '../helpers/evaluation-votes.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { wcagViolations } from './axe.ts';
+import { launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
+
+/** The leaderboard page with votes waiting, then with ratings: switches, heat map and history. */
+describe('the leaderboard page', () => {
+  let duet: TestDuet;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // The scheduled refit runs once at start, then not for ten minutes: the votes below wait.
+    duet = await startAppDuet({ LEADERBOARD_INTERVAL_MS: '600000' });
+    browser = await launchBrowser();
+    await waitFor(async () => (await duet.redis.exists(redisKeys(duet.prefix).leaderboard(null))) === 1, { what: 'the first refit', timeoutMs: 30_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await duet?.close();
+  });
+
+  it('says in Korean how many votes wait for the next update instead of an empty page', async () => {
+    await seedEvaluationVotes(duet.db.pool, { votes: 600, seed: 3, koreanEvery: 2, imageEvery: 50 });
+    const { context, page } = await newPage(browser, { baseURL: duet.url, locale: 'ko-KR' });
+    await page.goto('/leaderboard');
+    const pending = page.getByTestId('leaderboard-pending');
+    await pending.waitFor();
+    expect(await pending.getAttribute('data-count')).toBe('600');
+    expect(await pending.textContent()).toContain('600표');
+    expect(await page.getByTestId('leaderboard-empty').textContent()).toContain('점수를 계산하고 있어요');
+    await context.close();
+  });
+
+  it('shows the category and style switches, the head-to-head heat map and the too-few-votes notice', async () => {
+    await duet.redis.set(redisKeys(duet.prefix).leaderboardDirty, 'e2e');
+    await createComputeLeaderboard({ db: duet.db.pool, redis: duet.redis, keys: redisKeys(duet.prefix) })();
+    await duet.db.pool.query(
+      `INSERT INTO leaderboard_snapshots (scope, control, day, votes, models)
+       VALUES ('*', 'none', (now() AT TIME ZONE 'UTC')::date - 1, 100,
+               '[{"model":"eval-sage","label":"Eval Sage","rating":1010,"ciLow":950,"ciHigh":1070}]')`,
+    );
+    const { context, page } = await newPage(browser, { baseURL: duet.url, locale: 'en-US' });
+    await page.goto('/leaderboard');
+    await expect.poll(() => page.getByTestId('leaderboard-row').count(), { timeout: 15_000 }).toBe(3);
+    expect(await page.getByTestId('leaderboard-pending').count()).toBe(0);
+    expect(Number(await page.getByTestId('leaderboard-ttft').first().textContent().then((s) => s!.replace(/[^\d.]/g, '').slice(0, 3)))).toBeGreaterThan(0);
+
+    const heatmap = page.getByTestId('leaderboard-heatmap');
+    expect(await heatmap.getByRole('heading', { name: 'Head to head' }).isVisible()).toBe(true);
+    expect(await heatmap.locator('td[data-share]').count()).toBe(6);
+    expect(await page.getByTestId('leaderboard-pair-counts').locator('tbody tr').count()).toBe(3);
+    expect(await page.getByTestId('leaderboard-history').locator('svg[role="img"]').count()).toBe(1);
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.getByTestId('leaderboard-control').getByText('Style-controlled').click();
+    await waitFor(() => new URL(page.url()).searchParams.get('control') === 'style', { what: 'the style switch' });
+    await page.getByTestId('leaderboard-style').waitFor();
+    expect(await page.getByTestId('leaderboard-style').locator('li[data-feature="length"]').count()).toBe(1);
+
+    await page.getByTestId('leaderboard-category').getByText('With a picture').click();
+    await waitFor(() => new URL(page.url()).searchParams.get('category') === 'image', { what: 'the category switch' });
+    await page.getByTestId('leaderboard-too-few').waitFor();
+    expect(await page.getByTestId('leaderboard-too-few').textContent()).toMatch(/12 counted votes.*50/);
+    expect(await page.getByTestId('leaderboard-heatmap').count()).toBe(0);
+    await context.close();
+  });
+
+  it('has no WCAG violations with every picture on a Korean phone', async () => {
+    const { context, page } = await newPage(browser, { baseURL: duet.url, locale: 'ko-KR', viewport: PHONE, reducedMotion: 'reduce' });
+    await page.goto('/leaderboard?control=style');
+    await page.getByTestId('leaderboard-heatmap').waitFor();
+    await page.getByTestId('leaderboard-style').waitFor();
+    expect(await page.getByTestId('leaderboard-heatmap').getByRole('heading', { name: '맞대결' }).isVisible()).toBe(true);
+    expect(await wcagViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('says after the reveal how fast each model answered', async () => {
+    const { context, page } = await newPage(browser, { baseURL: duet.url, locale: 'en-US' });
+    await page.goto('/anything-question-duet');
+    await page.getByRole('textbox').first().fill('Why is the sky blue?');
+    await page.getByTestId('submit').click();
+    await page.getByTestId('vote-bar').waitFor({ timeout: 30_000 });
+    await page.getByTestId('vote-a').click();
+    const speed = page.getByTestId('reveal-speed');
+    await speed.waitFor();
+    expect(await speed.locator('li').count()).toBe(2);
+    expect(await speed.locator('li[data-side="a"]').textContent()).toMatch(/^Model A · .+: first word after \d+\.\d s(, \d+ tokens\/s)?$/);
+    await context.close();
+  });
+});

@@ -1,0 +1,217 @@
+import {
+  bootstrapIntervals,
+  boardScope,
+  CATEGORY_MIN_VOTES,
+  LEADERBOARD_CATEGORIES,
+  NO_SPEED,
+  rankModels,
+  styleControlledIntervals,
+  TOOLS,
+} from '@duet/shared';
+import type {
+  BoardId,
+  ComparisonCell,
+  Leaderboard,
+  LeaderboardCategory,
+  LeaderboardModel,
+  LeaderboardPair,
+  ModelFamily,
+  ModelSpeed,
+  RatingInterval,
+  StyledComparison,
+} from '@duet/shared';
+import type { CountedRow, SnapshotRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
+
+/** What one refit read: the counted votes grouped, one by one with their styles (null: no style control), and the answers' speed. */
+export interface RefitData {
+  cells: CountedRow[];
+  styled: StyledVotes | null;
+  speed: SpeedRow[];
+  /** ISO: when the ratings were computed, and the database clock when the votes were read. */
+  updatedAt: string;
+  countedThrough: string | null;
+}
+
+export interface FitSettings {
+  resamples: number;
+  seed: number;
+}
+
+type Scope = Pick<BoardId, 'tool' | 'category'>;
+
+/** Every board's scope: overall, each tool's, each category's. */
+export const SCOPES: readonly Scope[] = [
+  { tool: null, category: null },
+  ...TOOLS.map((t) => ({ tool: t.slug, category: null })),
+  ...LEADERBOARD_CATEGORIES.map((category) => ({ tool: null, category })),
+];
+
+/** Whether a counted vote of this tool, language and kind belongs to the scope. */
+function inScope(s: Scope, tool: string, lang: string, hasImage: boolean): boolean {
+  if (s.tool !== null) return tool === s.tool;
+  return categoryHolds(s.category, lang, hasImage);
+}
+
+function categoryHolds(category: LeaderboardCategory | null, lang: string, hasImage: boolean): boolean {
+  switch (category) {
+    case null:
+      return true;
+    case 'ko':
+    case 'en':
+      return lang === category;
+    case 'image':
+      return hasImage;
+    case 'text':
+      return !hasImage;
+  }
+}
+
+function speedOf(rows: SpeedRow[], s: Scope): Map<string, ModelSpeed> {
+  const out = new Map<string, ModelSpeed>();
+  const round = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+  for (const r of rows) {
+    const holds =
+      s.tool !== null
+        ? r.tool === s.tool
+        : s.category === 'ko' || s.category === 'en'
+          ? r.lang === s.category && r.tool === null
+          : s.category === 'image' || s.category === 'text'
+            ? r.has_image === (s.category === 'image') && r.lang === null && r.tool === null
+            : r.tool === null && r.lang === null && r.has_image === null;
+    if (!holds) continue;
+    out.set(r.model, {
+      ttftMsP50: round(r.ttftMsP50),
+      ttftMsP25: round(r.ttftMsP25),
+      ttftMsP75: round(r.ttftMsP75),
+      tokensPerSecondP50: round(r.tokensPerSecondP50),
+      answerCharsP50: round(r.answerCharsP50),
+      answers: r.answers,
+    });
+  }
+  return out;
+}
+
+interface ModelMeta {
+  label: string;
+  family: ModelFamily;
+  battles: number;
+  wins: number;
+}
+
+/** Battles and outright wins per model and per pair of models. */
+function tally(rows: CountedRow[]): { meta: Map<string, ModelMeta>; pairs: LeaderboardPair[]; votes: number } {
+  const meta = new Map<string, ModelMeta>();
+  const pairs = new Map<string, LeaderboardPair>();
+  let votes = 0;
+  const note = (model: string, label: string, family: ModelFamily, battles: number, wins: number) => {
+    const m = meta.get(model) ?? { label, family, battles: 0, wins: 0 };
+    m.battles += battles;
+    m.wins += wins;
+    meta.set(model, m);
+  };
+  for (const r of rows) {
+    votes += r.n;
+    note(r.model_a, r.label_a, r.family_a, r.n, r.winner === 'a' ? r.n : 0);
+    note(r.model_b, r.label_b, r.family_b, r.n, r.winner === 'b' ? r.n : 0);
+    const [a, b] = r.model_a < r.model_b ? [r.model_a, r.model_b] : [r.model_b, r.model_a];
+    const key = `${a}\u0000${b}`;
+    const p = pairs.get(key) ?? { a, b, battles: 0, winsA: 0, winsB: 0 };
+    p.battles += r.n;
+    const winner = r.winner === 'a' ? r.model_a : r.winner === 'b' ? r.model_b : null;
+    if (winner === a) p.winsA += r.n;
+    else if (winner === b) p.winsB += r.n;
+    pairs.set(key, p);
+  }
+  return { meta, pairs: [...pairs.values()].sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : x.b > y.b ? 1 : 0)), votes };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const UNBOUNDED = 1000;
+
+function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, ModelMeta>, speed: Map<string, ModelSpeed>): LeaderboardModel[] {
+  const ranks = rankModels(intervals);
+  const models: LeaderboardModel[] = [...intervals].map(([model, iv]) => {
+    const m = meta.get(model)!;
+    return {
+      model,
+      label: m.label,
+      family: m.family,
+      rating: round1(iv.rating),
+      // A model too rare to appear in any resample has no interval: show it as unbounded.
+      ciLow: round1(Number.isFinite(iv.ciLow) ? iv.ciLow : iv.rating - UNBOUNDED),
+      ciHigh: round1(Number.isFinite(iv.ciHigh) ? iv.ciHigh : iv.rating + UNBOUNDED),
+      rank: ranks.get(model) ?? 1,
+      battles: m.battles,
+      winRate: m.battles ? round1((100 * m.wins) / m.battles) : 0,
+      speed: speed.get(model) ?? NO_SPEED,
+    };
+  });
+  models.sort((x, y) => x.rank - y.rank || y.rating - x.rating);
+  return models;
+}
+
+/** The styled votes as the fit takes them, built once for every scope. */
+export type StyledVotes = { tool: string; lang: string; hasImage: boolean; vote: StyledComparison }[];
+
+/** The database's rows as the fit takes them (drop the rows after: at a million votes they weigh hundreds of MB). */
+export function styledVotesOf(rows: StyledRow[]): StyledVotes {
+  return rows.map((r) => ({
+    tool: r[0],
+    lang: r[1],
+    hasImage: r[2],
+    vote: { a: r[3], b: r[4], winner: r[5], styleA: r.slice(6, 11) as number[], styleB: r.slice(11, 16) as number[] },
+  }));
+}
+
+/** The plain and (with styled votes) style-controlled boards of one scope. */
+function boardsOf(scope: Scope, data: RefitData, styled: StyledVotes | null, opts: FitSettings, failures?: string[]): Leaderboard[] {
+  const rows = data.cells.filter((r) => inScope(scope, r.tool, r.lang, r.has_image));
+  const { meta, pairs, votes } = tally(rows);
+  const minVotes = scope.category ? CATEGORY_MIN_VOTES : 0;
+  const enough = votes >= minVotes;
+  const speed = speedOf(data.speed, scope);
+  const base = { ...scope, votes, minVotes, pairs: enough ? pairs : [], updatedAt: data.updatedAt, countedThrough: data.countedThrough };
+  const cells: ComparisonCell[] = rows.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n }));
+  const plain = enough ? modelsOf(bootstrapIntervals(cells, opts), meta, speed) : [];
+  const boards: Leaderboard[] = [{ ...base, control: 'none', models: plain, style: null }];
+  if (styled) {
+    const votesOf: StyledComparison[] = [];
+    for (const r of styled) if (inScope(scope, r.tool, r.lang, r.hasImage)) votesOf.push(r.vote);
+    let fit: ReturnType<typeof styleControlledIntervals> | null = null;
+    try {
+      fit = enough && votesOf.length > 0 ? styleControlledIntervals(votesOf, opts) : null;
+    } catch (err) {
+      // A fit that cannot be computed leaves this one board without ratings, not every board stale.
+      failures?.push(`${boardScope(scope)}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    boards.push({
+      ...base,
+      control: 'style',
+      models: fit ? modelsOf(fit.intervals, meta, speed) : [],
+      style: fit ? fit.coefficients.map((c) => ({ ...c, estimate: round3(c.estimate), ciLow: round3(c.ciLow), ciHigh: round3(c.ciHigh) })) : null,
+    });
+  }
+  return boards;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Every board of one refit: overall, each tool's and each category's, plain then style-controlled.
+ * A style-controlled fit that fails leaves its board empty and says why in `failures`.
+ */
+export function leaderboardsOf(data: RefitData, opts: FitSettings, failures?: string[]): Leaderboard[] {
+  return SCOPES.flatMap((s) => boardsOf(s, data, data.styled, opts, failures));
+}
+
+/** What the daily snapshot keeps of a board (boards with ratings only). */
+export function snapshotsOf(boards: Leaderboard[]): SnapshotRow[] {
+  return boards
+    .filter((b) => b.models.length > 0)
+    .map((b) => ({
+      scope: boardScope(b),
+      control: b.control,
+      votes: b.votes,
+      models: b.models.map((m) => ({ model: m.model, label: m.label, rating: m.rating, ciLow: m.ciLow, ciHigh: m.ciHigh })),
+    }));
+}

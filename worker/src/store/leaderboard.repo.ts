@@ -1,0 +1,161 @@
+import type { Language, LeaderboardControl, ModelFamily, ModelSpeed, Winner } from '@duet/shared';
+import type { Db } from '../infra/db.ts';
+import { answerStyle } from './answer-style.ts';
+
+/** Counted votes of one tool, language, kind of question, pairing (sides as shown) and verdict: a cell of the fit. */
+export interface CountedRow {
+  tool: string;
+  lang: Language;
+  has_image: boolean;
+  model_a: string;
+  label_a: string;
+  family_a: ModelFamily;
+  model_b: string;
+  label_b: string;
+  family_b: ModelFamily;
+  winner: Winner;
+  n: number;
+}
+
+/** The database's clock: votes created after it are not in what is read next. */
+export async function databaseNow(db: Db): Promise<Date> {
+  const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
+  return (rows[0] as { now: Date }).now;
+}
+
+/** Aggregated in SQL: one row per tool, language, kind, pairing and outcome, a few thousand for 30 models whatever the votes. */
+export async function countedVotes(db: Db): Promise<CountedRow[]> {
+  const { rows } = await db.query<CountedRow>(
+    `SELECT v.tool, b.lang, b.has_image, b.model_a, max(b.label_a) AS label_a, max(b.family_a) AS family_a,
+            b.model_b, max(b.label_b) AS label_b, max(b.family_b) AS family_b, v.winner, count(*)::int AS n
+       FROM votes v JOIN battles b ON b.id = v.battle_id
+      WHERE v.counted
+      GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner`,
+  );
+  return rows;
+}
+
+/**
+ * One counted vote with both answers' style features, as arrays (`rowMode: 'array'`, far lighter
+ * than an object per vote): tool, lang, has_image, model_a, model_b, winner, then the five
+ * features of side a and the five of side b, in the order of STYLE_FEATURES.
+ */
+export type StyledRow = [string, Language, boolean, string, string, Winner, ...number[]];
+
+/**
+ * Every counted vote with its answers' styles, in a stable order (the bootstrap's draws follow it).
+ * An answer without a stored style (none should be left after {@link backfillAnswerStyles}) reads
+ * as all zeros.
+ */
+export async function styledVotes(db: Db): Promise<StyledRow[]> {
+  const side = (t: string) =>
+    ['length', 'headers', 'list_items', 'bold', 'code_blocks'].map((f) => `coalesce(${t}.style_${f}, 0)`).join(', ');
+  const { rows } = await db.query<StyledRow>({
+    text: `SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, ${side('sa')}, ${side('sb')}
+             FROM votes v JOIN battles b ON b.id = v.battle_id
+             LEFT JOIN answers sa ON sa.battle_id = v.battle_id AND sa.side = 'a'
+             LEFT JOIN answers sb ON sb.battle_id = v.battle_id AND sb.side = 'b'
+            WHERE v.counted
+            ORDER BY v.created_at, v.battle_id`,
+    rowMode: 'array',
+  });
+  return rows;
+}
+
+/**
+ * Counts the style of answers stored before styles were (migration 1764400000000), a batch at a
+ * time, with the parser that counts new answers. Returns how many it filled in.
+ */
+export async function backfillAnswerStyles(db: Db, batch = 2_000): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const { rows } = await db.query<{ battle_id: string; side: string; text: string }>(
+      'SELECT battle_id, side, text FROM answers WHERE style_length IS NULL LIMIT $1',
+      [batch],
+    );
+    if (rows.length === 0) return filled;
+    const styles = rows.map((r) => answerStyle(r.text));
+    await db.query(
+      `UPDATE answers a SET style_length = s.length, style_headers = s.headers, style_list_items = s.list_items,
+              style_bold = s.bold, style_code_blocks = s.code_blocks
+         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[])
+              AS s(battle_id, side, length, headers, list_items, bold, code_blocks)
+        WHERE a.battle_id = s.battle_id AND a.side = s.side`,
+      [
+        rows.map((r) => r.battle_id),
+        rows.map((r) => r.side),
+        styles.map((x) => x.length),
+        styles.map((x) => x.headers),
+        styles.map((x) => x.listItems),
+        styles.map((x) => x.bold),
+        styles.map((x) => x.codeBlocks),
+      ],
+    );
+    filled += rows.length;
+    if (rows.length < batch) return filled;
+  }
+}
+
+/** A model's speed over one slice of the counted battles: all (every key null), a tool, a language or a kind. */
+export interface SpeedRow extends ModelSpeed {
+  model: string;
+  tool: string | null;
+  lang: Language | null;
+  has_image: boolean | null;
+}
+
+/**
+ * Counted battles the speed figures read at most: above it, a fixed sample of them (by a hash of
+ * the battle id, so the same battles each time). Medians need sorting every value of every model
+ * in every slice; at a million votes that would cost the refit more than all the ratings.
+ */
+export const SPEED_SAMPLE_BATTLES = 50_000;
+
+/**
+ * Medians (and the middle half of the first-token times) of the answers of counted battles, per
+ * model, overall and per tool, language and kind of question, in one pass (grouping sets).
+ * Tokens per second count the output tokens over the time after the first one. With more than
+ * {@link SPEED_SAMPLE_BATTLES} counted battles (`countedBattles`), a sample of about that many;
+ * `answers` says how many answers each figure comes from.
+ */
+export async function speedStats(db: Db, countedBattles: number): Promise<SpeedRow[]> {
+  const share = Math.min(1, SPEED_SAMPLE_BATTLES / Math.max(1, countedBattles));
+  const { rows } = await db.query<SpeedRow>(
+    `SELECT a.model, v.tool, b.lang, b.has_image,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY a.ttft_ms) AS "ttftMsP50",
+            percentile_cont(0.25) WITHIN GROUP (ORDER BY a.ttft_ms) AS "ttftMsP25",
+            percentile_cont(0.75) WITHIN GROUP (ORDER BY a.ttft_ms) AS "ttftMsP75",
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY a.output_tokens * 1000.0 / nullif(a.duration_ms - a.ttft_ms, 0)) AS "tokensPerSecondP50",
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY coalesce(a.style_length, char_length(a.text))) AS "answerCharsP50",
+            count(*)::int AS answers
+       FROM votes v JOIN battles b ON b.id = v.battle_id JOIN answers a ON a.battle_id = v.battle_id
+      WHERE v.counted AND ($1::float8 >= 1 OR (hashtext(v.battle_id::text) & 65535) < $1::float8 * 65536)
+      GROUP BY GROUPING SETS ((a.model), (a.model, v.tool), (a.model, b.lang), (a.model, b.has_image))`,
+    [share],
+  );
+  return rows;
+}
+
+/** A board's figures for one day, as the snapshot keeps them. */
+export interface SnapshotRow {
+  scope: string;
+  control: LeaderboardControl;
+  votes: number;
+  models: { model: string; label: string; rating: number; ciLow: number; ciHigh: number }[];
+}
+
+/**
+ * Keeps today's (UTC) snapshot of each board: one row per board and day, written again only when
+ * the board's votes changed since, so running it twice with the same boards changes nothing.
+ */
+export async function writeSnapshots(db: Db, snapshots: SnapshotRow[]): Promise<void> {
+  if (snapshots.length === 0) return;
+  await db.query(
+    `INSERT INTO leaderboard_snapshots AS s (scope, control, day, votes, models)
+     SELECT d.scope, d.control, (now() AT TIME ZONE 'UTC')::date, d.votes, d.models
+       FROM jsonb_to_recordset($1::jsonb) AS d(scope text, control text, votes integer, models jsonb)
+     ON CONFLICT (scope, control, day) DO UPDATE SET votes = EXCLUDED.votes, models = EXCLUDED.models, computed_at = now()
+      WHERE s.votes <> EXCLUDED.votes`,
+    [JSON.stringify(snapshots)],
+  );
+}
