@@ -2,11 +2,12 @@ import type { AnswerStats, CreateBattleRequest, CreateBattleResponse, Winner } f
 import type { SideView } from '@duet/shared/live';
 import { sideEnded } from '@duet/shared/live';
 import type { ToolDefinition } from '@duet/shared/tools';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
+import { useMeta } from '../../api/use-meta.ts';
 import { historyQueryKey } from '../../api/history-query.ts';
 import { forgetBattle, recallBattle, rememberBattle, useLiveBattle } from '../../api/use-live-battle.ts';
 import { useDuetStore } from '../../state/store.ts';
@@ -49,7 +50,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   const title = t(`contents:${tool.titleKey}`);
   const historyHref = `/history${tool.route}`;
 
-  const meta = useQuery({ queryKey: ['meta'], queryFn: duetApi.meta, staleTime: Infinity });
+  const meta = useMeta();
 
   useDocumentTitle(t('pageTitle', { title }));
 
@@ -145,7 +146,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
         </Link>
       </header>
 
-      {meta.data?.demoModels && (
+      {meta?.demoModels && (
         <p className="tool-page__demo" role="note" data-testid="demo-note">
           <span aria-hidden="true">ℹ️</span> {t('tool.demoNote')}
         </p>
