@@ -211,6 +211,37 @@ describe('Duet as a visitor sees it', () => {
     await context.close();
   });
 
+  it('serves a real robots.txt, and a description for search results', async () => {
+    const res = await fetch(`${duet.url}/robots.txt`);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/^User-agent: \*$/m);
+    expect(text).not.toContain('<');
+    const { context, page } = await open();
+    await page.goto('/');
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/two AI models/);
+    await context.close();
+  });
+
+  it('loads a tool page’s heavy code only when it is needed', async () => {
+    const { context, page } = await open({ viewport: PHONE });
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    // An unknown address is the 404 image at once: no tool page code to find that out.
+    await page.goto('/no-such-page', { waitUntil: 'networkidle' });
+    await page.getByTestId('not-found').waitFor();
+    expect(scripts.filter((s) => /ToolPage|HistoryPage|Markdown/.test(s))).toEqual([]);
+    // A tool page draws without the Markdown renderer, and fetches it once the form is used.
+    await page.goto('/quiz-solving-duet', { waitUntil: 'networkidle' });
+    expect(scripts.some((s) => /ToolPage/.test(s))).toBe(true);
+    expect(scripts.some((s) => /Markdown/.test(s))).toBe(false);
+    await page.getByRole('textbox', { name: 'Your question', exact: true }).focus();
+    await expect.poll(() => scripts.some((s) => /Markdown/.test(s))).toBe(true);
+    await context.close();
+  });
+
   it('keeps every route still while it loads: CLS under 0.05 on desktop and phone', async () => {
     const found: Record<string, { cls: number; shifts: Shift[] }> = {};
     for (const [name, viewport, locale, routes] of [

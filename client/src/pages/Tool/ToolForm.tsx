@@ -5,6 +5,7 @@ import type { ToolDefinition } from '@duet/shared/tools';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadMarkdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { CATEGORY_LABELS, LANGUAGE_LABELS } from '../../i18n/input-labels.ts';
 import { requestFromDraft } from './battle-request.ts';
@@ -99,7 +100,7 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
   );
 
   return (
-    <form ref={formRef} className="ask" onSubmit={submit} noValidate aria-describedby={guidanceId}>
+    <form ref={formRef} className="ask" onSubmit={submit} onFocus={preloadMarkdown} noValidate aria-describedby={guidanceId}>
       <p className="ask__guidance" id={guidanceId}>
         <span className="ask__guidance-tag">{t('tool.guidance')}</span>
         {t(`contents:${tool.slug}.prompt`)}

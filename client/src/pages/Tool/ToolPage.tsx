@@ -10,6 +10,7 @@ import { duetApi } from '../../api/duet-api.ts';
 import { useMeta } from '../../api/use-meta.ts';
 import { historyQueryKey } from '../../api/history-query.ts';
 import { forgetBattle, recallBattle, rememberBattle, useLiveBattle } from '../../api/use-live-battle.ts';
+import { preloadMarkdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { useDuetStore } from '../../state/store.ts';
 import { toast } from '../../state/toasts.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
@@ -63,6 +64,10 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   }, [tool.slug, resetBattle, setPromptResult]);
 
   useLiveBattle(created?.battleId ?? null);
+  // A battle to show (a resumed one too): its answers will need the Markdown renderer.
+  useEffect(() => {
+    if (created) preloadMarkdown();
+  }, [created]);
 
   // A resumed battle that was voted on already: nothing more to do with it, show the empty form.
   useEffect(() => {
