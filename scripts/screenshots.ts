@@ -68,7 +68,8 @@ for (const [width, viewport, locale] of [
   await page.keyboard.press('Escape');
   await page.locator('[data-slug="makeLyrics"]').getByTestId('tool-card-share').click();
   await page.locator('[data-slug="makeLyrics"]').getByTestId('share-copy').click();
-  await page.locator('[data-slug="makeLyrics"]').scrollIntoViewIfNeeded();
+  await page.locator('[data-slug="makeLyrics"]').getByTestId('share-panel').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 60));
   await page.screenshot({ path: `${OUT}/share-${width}.png` });
 
   await page.goto('/main');

@@ -109,7 +109,7 @@ export function Header() {
   };
 
   return (
-    <header className="header" data-testid="site-header">
+    <header className={`header${signedIn ? ' header--signed-in' : ''}`} data-testid="site-header">
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
