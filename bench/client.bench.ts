@@ -7,11 +7,12 @@
  * static server. Several runs each, interleaved; the table shows medians, and for each Duet row
  * under 90 the audits that cost the points, from Lighthouse's median run.
  *
- *   npm run bench -- client [--runs 5] [--build] [--save <dir>] [--root ../duet-before] [--quick]
+ *   npm run bench -- client [--runs 5] [--build] [--save <dir>] [--root ../duet-before] [--pages /,/main] [--quick]
  *
  * `--build` rebuilds the client first (otherwise only when client/dist is missing); `--save` writes
  * each row's median-run report (HTML and JSON) to `<dir>`; `--root` measures another checkout (its
- * gateway and its client/dist), e.g. to compare before and after a change; `--quick` is one run of
+ * gateway and its client/dist), e.g. to compare before and after a change; `--pages` measures other
+ * routes than `/` and the quiz page (comma separated paths); `--quick` is one run of
  * `/` and of the empty page, on mobile.
  */
 import { spawnSync } from 'node:child_process';
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     build: { type: 'boolean', default: false },
     save: { type: 'string' },
     root: { type: 'string' },
+    pages: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
 });
@@ -47,7 +49,11 @@ const ROOT = values.root ? path.resolve(values.root) : fileURLToPath(new URL('..
 const CLIENT_DIST = path.join(ROOT, 'client/dist');
 const RUNS = values.quick ? 1 : Math.max(1, Number(values.runs));
 const PRESETS: Preset[] = values.quick ? ['mobile'] : ['mobile', 'desktop'];
-const DUET_PAGES = values.quick ? ['/'] : ['/', '/quiz-solving-duet'];
+const DUET_PAGES = values.pages
+  ? values.pages.split(',').map((p) => p.trim()).filter(Boolean)
+  : values.quick
+    ? ['/']
+    : ['/', '/quiz-solving-duet'];
 const started = performance.now();
 
 interface Target {

@@ -68,7 +68,8 @@ for (const [width, viewport, locale] of [
   await page.keyboard.press('Escape');
   await page.locator('[data-slug="makeLyrics"]').getByTestId('tool-card-share').click();
   await page.locator('[data-slug="makeLyrics"]').getByTestId('share-copy').click();
-  await page.locator('[data-slug="makeLyrics"]').scrollIntoViewIfNeeded();
+  await page.locator('[data-slug="makeLyrics"]').getByTestId('share-panel').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 60));
   await page.screenshot({ path: `${OUT}/share-${width}.png` });
 
   await page.goto('/main');
@@ -93,6 +94,9 @@ for (const [width, viewport, locale] of [
 
   await page.goto('/math-solve-duet1');
   await shoot(page, `tool-image-${width}`);
+
+  await page.goto('/game-ending-word-duet');
+  await shoot(page, `word-chain-${width}`);
 
   await page.goto('/history/makeLyrics-duet');
   await page.getByTestId('history-entry').first().waitFor();
@@ -124,6 +128,23 @@ for (const [width, viewport, locale] of [
   await page.getByTestId('account-menu').waitFor();
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${OUT}/signed-in-${width}.png` });
+  await context.close();
+}
+
+// The other language at each width: the landing page, a form and the history.
+for (const [width, viewport, locale, lang] of [
+  ['desktop', DESKTOP, 'ko-KR', 'ko'],
+  ['phone', PHONE, 'en-US', 'en'],
+] as const) {
+  const { context, page } = await newPage(browser, { baseURL: duet.url, viewport, locale });
+  await page.goto('/');
+  await page.waitForSelector('[data-testid="tool-card"] img');
+  await shoot(page, `home-${width}-${lang}`);
+  await page.goto('/game-ending-word-duet');
+  await shoot(page, `word-chain-${width}-${lang}`);
+  await page.goto('/history/makeLyrics-duet');
+  await page.getByTestId('history-entry').first().waitFor();
+  await shoot(page, `history-${width}-${lang}`);
   await context.close();
 }
 

@@ -1,9 +1,10 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { Footer } from './components/Footer/Footer.tsx';
 import { Header } from './components/Header/Header.tsx';
 import { PageErrorBoundary } from './components/PageError/PageErrorBoundary.tsx';
 import { Toasts } from './components/Toasts.tsx';
+import { toolForRoute } from './pages/tool-route.ts';
 
 // Every page loads on demand; the fallback is empty, as the specification says.
 const HomePage = lazy(() => import('./pages/Home/HomePage.tsx'));
@@ -26,6 +27,16 @@ export function App() {
   );
 }
 
+/**
+ * A tool's page, or its history, only for a tool's own route: any other `/:contentTitle` is the
+ * 404 image at once, without first loading the tool page's code to find out.
+ */
+function ToolRoute({ history = false }: { history?: boolean }) {
+  const { contentTitle } = useParams();
+  if (!toolForRoute(contentTitle)) return <NotFoundPage />;
+  return history ? <HistoryPage /> : <ToolPage />;
+}
+
 /** The page for the address; one that throws is replaced by a message until the address changes. */
 function Pages() {
   const { pathname } = useLocation();
@@ -35,9 +46,9 @@ function Pages() {
         <Routes>
           <Route path="/" element={<HomePage />} />
           <Route path="/main" element={<IntroPage />} />
-          <Route path="/history/:contentTitle" element={<HistoryPage />} />
+          <Route path="/history/:contentTitle" element={<ToolRoute history />} />
           <Route path="/leaderboard" element={<LeaderboardPage />} />
-          <Route path="/:contentTitle" element={<ToolPage />} />
+          <Route path="/:contentTitle" element={<ToolRoute />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -152,7 +152,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
 
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));
-  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null }));
+  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null, ...config.site }));
   api.use(
     battleRoutes(
       battles,

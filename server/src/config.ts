@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { SocketLimits } from './realtime/socket-guards.ts';
 import type { AccountsConfig } from './accounts-config.ts';
 import { accountsConfig, checkAccounts, checkEmulatorExposure, ZAccountsEnvSchema } from './accounts-config.ts';
+import type { SiteConfig } from './site-config.ts';
+import { siteConfig, ZSiteEnvSchema } from './site-config.ts';
 
 const bool = ZYesNoSchema;
 const optional = ZOptionalTextSchema;
@@ -93,6 +95,7 @@ const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
 })
   .extend(ZModelEnvSchema.shape)
   .extend(ZAccountsEnvSchema.shape)
+  .extend(ZSiteEnvSchema.shape)
   .superRefine(checkAccounts)
   .superRefine(checkEmulatorExposure)
   .superRefine((e, ctx) => {
@@ -141,6 +144,8 @@ export interface GatewayConfig {
   /** True when the built-in demo models answer (no provider keys configured). */
   demoModels: boolean;
   accounts: AccountsConfig;
+  /** Sister services' addresses and the operator's contact details, shown only when configured. */
+  site: SiteConfig;
   session: {
     /** SESSION_SECRET; null: the key generated once and kept in PostgreSQL. */
     secret: string | null;
@@ -190,6 +195,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     roster,
     demoModels: demo,
     accounts: accountsConfig(e),
+    site: siteConfig(e),
     session: { secret: e.SESSION_SECRET ?? null, ttlHours: e.SESSION_TTL_HOURS },
   };
 }

@@ -15,6 +15,7 @@ import { launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
 import { GAPI_SCRIPT_URL, serveGapiStub } from './gapi-stub.ts';
 
 const PASSWORD = 'duet-secret-1';
+const WRITING_URL = 'https://write.example.org/';
 
 /** The specification's product messages (section 8), in the product's own Korean. */
 const KO = {
@@ -34,7 +35,12 @@ describe('Accounts in the browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    duet = await startAppDuet({ FIREBASE_AUTH_EMULATOR_HOST: EMULATOR_HOST, RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0' });
+    // Only the writing service's address is configured: the account menu links it, not the other.
+    duet = await startAppDuet({
+      FIREBASE_AUTH_EMULATOR_HOST: EMULATOR_HOST,
+      RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0',
+      SISTER_WRITING_URL: WRITING_URL,
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -146,28 +152,34 @@ describe('Accounts in the browser', () => {
     expect(await page.getByTestId('account-menu-button').getAttribute('aria-expanded')).toBe('true');
     expect(await page.getByTestId('benefit-writing').textContent()).toBe(KO.signupGiftWriting);
     expect(await page.getByTestId('benefit-drawing').textContent()).toBe(KO.signupGiftDrawing);
+    expect(await page.getByTestId('account-gift-link-writing').getAttribute('href')).toBe(WRITING_URL);
+    expect(await page.getByTestId('account-gift-link-drawing').count()).toBe(0);
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.isVisible()).toBe(false);
     await context.close();
   });
 
-  it('logs out: storage is cleared, the page returns to / and Login is offered again', async () => {
+  it('logs out: the account is forgotten, the language chosen signed in is kept, Login is offered again', async () => {
     const { context, page } = await open();
     const email = uniqueEmail('logout');
     await registerWithDuet(email);
     await page.goto('/main');
     await logIn(page, email);
     expect((await storage(page)).firebaseSession).toBe(true);
+    // Signed in, the language switch is still in the header.
+    await page.locator('.header__user').getByRole('button', { name: 'English' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
 
     await page.locator('[data-action="logout"]').click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     await expect.poll(() => page.locator('.header__actions [data-action="login"]').isVisible()).toBe(true);
     const after = await storage(page);
-    expect(after.local).toEqual({});
+    expect(after.local).toEqual({ duet_language: 'en' });
     expect(after.firebaseSession).toBe(false);
-    // Still logged out after a reload.
+    // Still logged out after a reload, still in English.
     await page.reload();
     await expect.poll(() => page.locator('.header__actions [data-action="login"]').isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     await context.close();
   });
 

@@ -101,6 +101,8 @@ describe('answers from the public internet', () => {
     await expect.poll(() => entry.count(), { timeout: 20_000 }).toBe(1);
     await entry.getByTestId('history-toggle-a').click();
     await entry.getByTestId('history-toggle-b').click();
+    // The Markdown renderer loads on demand: wait for both answers to be rendered by it.
+    await expect.poll(() => entry.locator('[data-render="plain"]').count()).toBe(2);
     const shown = await entry.locator('[data-render="plain"]').allTextContents();
     expect(shown.sort()).toEqual([QUOTE_BOMB, LIST_BOMB].sort());
     expect(await page.getByTestId('page-error').count()).toBe(0);

@@ -1,5 +1,5 @@
 import { BATTLE_QUEUE, bullPrefix, LIMITS, TOOLS } from '@duet/shared';
-import type { CreateBattleResponse, ErrorResponse, PublicTool } from '@duet/shared';
+import type { CreateBattleResponse, ErrorResponse, Meta, PublicTool } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
@@ -60,9 +60,10 @@ describe('creating a battle', () => {
     ]);
     expect(res.body.tools.find((t) => t.slug === 'math-solve')?.image).toBe('required');
     expect(res.body.tools[0]).not.toHaveProperty('prompt');
-    const meta = await getJson<{ demoModels: boolean; mode: string; accounts: boolean }>(`${duet.url}/api/meta`);
-    // No emulator and no Firebase credentials in this suite's settings: accounts are off.
-    expect(meta.body).toEqual({ demoModels: true, mode: 'blind', accounts: false });
+    const meta = await getJson<Meta>(`${duet.url}/api/meta`);
+    // No emulator and no Firebase credentials in this suite's settings: accounts are off; no sister
+    // service or contact detail is configured, so none is served.
+    expect(meta.body).toEqual({ demoModels: true, mode: 'blind', accounts: false, sisterLinks: {}, contact: { company: {} } });
   });
 
   it('stores and queues a valid battle once, answering 202 with a vote token and blind labels', async () => {

@@ -4,6 +4,8 @@ import { create } from 'zustand';
 export const AUTH_PROFILE_KEY = 'duet_oauth_profile';
 export const ACCESS_TOKEN_KEY = 'duet_access_token';
 export const PROVIDER_KEY = 'provider';
+/** What logging out removes from local storage. */
+export const ACCOUNT_KEYS = [AUTH_PROFILE_KEY, ACCESS_TOKEN_KEY, PROVIDER_KEY] as const;
 
 /** The local OAuth profile state, restored from local storage at start when present. */
 export interface OAuthProfile {
@@ -55,7 +57,8 @@ export const useAuth = create<AuthState>()((set, get) => ({
     set({ oauth });
   },
   clear: () => {
-    if (hasWindow) window.localStorage.clear();
+    // Only the account's own keys: the visitor's language choice (and anything else) stays.
+    if (hasWindow) for (const key of ACCOUNT_KEYS) window.localStorage.removeItem(key);
     set({ oauth: DEFAULT_PROFILE, accessToken: '' });
   },
 }));

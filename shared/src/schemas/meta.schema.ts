@@ -1,6 +1,30 @@
 import { z } from 'zod';
 import { ZBattleModeSchema } from './battle.schema.ts';
 
+/** The sister services a Duet account also opens: their addresses, each only when configured. */
+export const ZSisterLinksSchema = z.object({
+  /** The AI writing assistant (a month free with a Duet signup). */
+  writing: z.string().url().optional(),
+  /** The AI drawing assistant (130 tokens with a Duet signup). */
+  drawing: z.string().url().optional(),
+});
+export type SisterLinks = z.infer<typeof ZSisterLinksSchema>;
+export type SisterService = keyof SisterLinks;
+
+/** Who runs this deployment and how to reach them, as the footer shows it: only what is configured. */
+export const ZSiteContactSchema = z.object({
+  email: z.string().email().optional(),
+  phone: z.string().optional(),
+  company: z.object({
+    name: z.string().optional(),
+    address: z.string().optional(),
+    representative: z.string().optional(),
+    businessNumber: z.string().optional(),
+    ecommerceNumber: z.string().optional(),
+  }),
+});
+export type SiteContact = z.infer<typeof ZSiteContactSchema>;
+
 /** `GET /api/meta`: what the browser needs to know about this deployment. */
 export const ZMetaSchema = z.object({
   /** The built-in demo models answer (no provider key configured). */
@@ -8,5 +32,7 @@ export const ZMetaSchema = z.object({
   mode: ZBattleModeSchema,
   /** Signup and login are available (Firebase or its emulator configured). */
   accounts: z.boolean(),
+  sisterLinks: ZSisterLinksSchema,
+  contact: ZSiteContactSchema,
 });
 export type Meta = z.infer<typeof ZMetaSchema>;

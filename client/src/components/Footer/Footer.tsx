@@ -1,15 +1,29 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { useSiteContact, useSisterLinks } from '../../api/use-meta.ts';
 import { DuetMark, ExternalIcon } from '../Header/Icons.tsx';
-import { EXTERNAL_LINK, SISTER_SITES } from '../Header/sister-sites.ts';
+import { EXTERNAL_LINK } from '../Header/external-link.ts';
 import './Footer.css';
 
-const COMPANY_FIELDS = ['address', 'representative', 'businessNumber', 'ecommerceNumber', 'phone'] as const;
+const SISTER_SERVICES = ['writing', 'drawing'] as const;
 
-/** Support hours, links and company registration details, on every route. */
+/**
+ * Support hours, links and company registration details, on every route. The sister sites, the
+ * support e-mail and phone and the company details are the deployment's settings: only what is
+ * configured is shown.
+ */
 export function Footer() {
   const { t } = useTranslation('common');
-  const email = t('footer.email');
+  const links = useSisterLinks();
+  const { email, phone, company } = useSiteContact();
+  const related = SISTER_SERVICES.flatMap((key) => (links[key] ? [{ key, href: links[key] }] : []));
+  const details = [
+    { field: 'address', value: company.address },
+    { field: 'representative', value: company.representative },
+    { field: 'businessNumber', value: company.businessNumber },
+    { field: 'ecommerceNumber', value: company.ecommerceNumber },
+    { field: 'phone', value: phone },
+  ].filter((d): d is { field: string; value: string } => Boolean(d.value));
   return (
     <footer className="footer" data-testid="site-footer">
       <div className="container footer__grid">
@@ -29,12 +43,14 @@ export function Footer() {
             <li>{t('footer.hours')}</li>
             <li>{t('footer.lunch')}</li>
             <li>{t('footer.holidays')}</li>
-            <li>
-              {t('footer.emailLabel')}{' '}
-              <a href={`mailto:${email}`} className="footer__link">
-                {email}
-              </a>
-            </li>
+            {email && (
+              <li data-testid="footer-email">
+                {t('footer.emailLabel')}{' '}
+                <a href={`mailto:${email}`} className="footer__link">
+                  {email}
+                </a>
+              </li>
+            )}
           </ul>
         </section>
 
@@ -56,37 +72,44 @@ export function Footer() {
           </ul>
         </nav>
 
-        <nav className="footer__col" aria-labelledby="footer-related">
-          <h2 id="footer-related" className="footer__heading">
-            {t('footer.relatedTitle')}
-          </h2>
-          <ul className="footer__list">
-            {(['writing', 'drawing'] as const).map((key) => (
-              <li key={key}>
-                <a href={SISTER_SITES[key]} className="footer__link" {...EXTERNAL_LINK}>
-                  {t(`footer.${key}`)}
-                  <ExternalIcon size={13} />
-                  <span className="visually-hidden"> {t('benefit.opensInNewTab')}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {related.length > 0 && (
+          <nav className="footer__col" aria-labelledby="footer-related" data-testid="footer-related">
+            <h2 id="footer-related" className="footer__heading">
+              {t('footer.relatedTitle')}
+            </h2>
+            <ul className="footer__list">
+              {related.map(({ key, href }) => (
+                <li key={key}>
+                  <a href={href} className="footer__link" {...EXTERNAL_LINK}>
+                    {t(`footer.${key}`)}
+                    <ExternalIcon size={13} />
+                    <span className="visually-hidden"> {t('benefit.opensInNewTab')}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
       </div>
 
       <div className="footer__legal">
         <div className="container">
-          <h2 className="visually-hidden">{t('footer.companyTitle')}</h2>
-          <p className="footer__company">{t('footer.company.name')}</p>
-          <dl className="footer__details">
-            {COMPANY_FIELDS.map((field) => (
-              <div key={field} className="footer__detail">
-                <dt>{t(`footer.company.${field}Label`)}</dt>
-                <dd>{t(`footer.company.${field}`)}</dd>
-              </div>
-            ))}
-          </dl>
-          <p className="footer__copyright">{t('footer.copyright', { year: new Date().getFullYear() })}</p>
+          {(company.name || details.length > 0) && (
+            <section aria-label={t('footer.companyTitle')} data-testid="footer-company">
+              {company.name && <p className="footer__company">{company.name}</p>}
+              {details.length > 0 && (
+                <dl className="footer__details">
+                  {details.map(({ field, value }) => (
+                    <div key={field} className="footer__detail">
+                      <dt>{t(`footer.company.${field}Label`)}</dt>
+                      <dd>{value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              )}
+            </section>
+          )}
+          <p className="footer__copyright">{t('footer.copyright', { year: new Date().getFullYear(), owner: company.name ?? t('brand') })}</p>
         </div>
       </div>
     </footer>

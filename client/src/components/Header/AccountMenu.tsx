@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../state/auth.ts';
 import { useDuetStore } from '../../state/store.ts';
 import { DrawingIcon, ExternalIcon, GiftIcon, WritingIcon } from './Icons.tsx';
-import { EXTERNAL_LINK, SISTER_SITES } from './sister-sites.ts';
+import { useSisterLinks } from '../../api/use-meta.ts';
+import { EXTERNAL_LINK } from './external-link.ts';
 
 /** The signed-in visitor's picture (the profile's, else the provider's), or their initial. */
 function Avatar({ picture, name }: { picture: string; name: string }) {
@@ -49,6 +50,7 @@ export function AccountMenu() {
   const email = user?.email || oauth.email;
   const name = user?.displayName || oauth.displayName || email;
   const benefits = user?.benefits ?? null;
+  const links = useSisterLinks();
 
   useEffect(() => {
     if (!open) return;
@@ -105,30 +107,36 @@ export function AccountMenu() {
                 <span className="account__gift-text" data-testid="benefit-writing">
                   {t('menu.writingGift', { months: benefits.writingMonths })}
                 </span>
-                <a
-                  className="account__gift-link"
-                  href={SISTER_SITES.writing}
-                  {...EXTERNAL_LINK}
-                  aria-label={t('menu.useLabel', { name: t('menu.writingName') })}
-                >
-                  {t('menu.use')}
-                  <ExternalIcon size={13} />
-                </a>
+                {links.writing && (
+                  <a
+                    className="account__gift-link"
+                    href={links.writing}
+                    {...EXTERNAL_LINK}
+                    aria-label={t('menu.useLabel', { name: t('menu.writingName') })}
+                    data-testid="account-gift-link-writing"
+                  >
+                    {t('menu.use')}
+                    <ExternalIcon size={13} />
+                  </a>
+                )}
               </li>
               <li className="account__gift">
                 <DrawingIcon size={36} />
                 <span className="account__gift-text" data-testid="benefit-drawing">
                   {t('menu.drawingGift', { tokens: benefits.drawingTokens })}
                 </span>
-                <a
-                  className="account__gift-link"
-                  href={SISTER_SITES.drawing}
-                  {...EXTERNAL_LINK}
-                  aria-label={t('menu.useLabel', { name: t('menu.drawingName') })}
-                >
-                  {t('menu.use')}
-                  <ExternalIcon size={13} />
-                </a>
+                {links.drawing && (
+                  <a
+                    className="account__gift-link"
+                    href={links.drawing}
+                    {...EXTERNAL_LINK}
+                    aria-label={t('menu.useLabel', { name: t('menu.drawingName') })}
+                    data-testid="account-gift-link-drawing"
+                  >
+                    {t('menu.use')}
+                    <ExternalIcon size={13} />
+                  </a>
+                )}
               </li>
             </ul>
           </section>

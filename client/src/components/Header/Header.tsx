@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { useProfile } from '../../auth/use-profile.ts';
 import { useAuth, useSignedIn } from '../../state/auth.ts';
 import type { AuthMode } from '../Auth/AuthDialog.tsx';
 import { AccountMenu } from './AccountMenu.tsx';
-import { DuetMark, GiftIcon, MenuIcon } from './Icons.tsx';
+import { DuetMark, GiftIcon, MenuIcon, PodiumIcon } from './Icons.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { MobileDrawer } from './MobileDrawer.tsx';
 import { SignupBenefitDialog } from './SignupBenefitDialog.tsx';
@@ -28,6 +28,17 @@ function Logo() {
         {t('brand')}
       </span>
     </Link>
+  );
+}
+
+/** The leaderboard, for everyone: a podium with its name (the name hidden on small screens). */
+function LeaderboardLink() {
+  const { t } = useTranslation('common');
+  return (
+    <NavLink to="/leaderboard" className="header__nav-link" data-testid="header-leaderboard-link">
+      <PodiumIcon />
+      <span className="header__nav-text">{t('header.leaderboard')}</span>
+    </NavLink>
   );
 }
 
@@ -98,14 +109,20 @@ export function Header() {
   };
 
   return (
-    <header className="header" data-testid="site-header">
+    <header className={`header${signedIn ? ' header--signed-in' : ''}`} data-testid="site-header">
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
       <div className="container header__bar">
-        <Logo />
+        <div className="header__start">
+          <Logo />
+          <nav aria-label={t('header.nav')}>
+            <LeaderboardLink />
+          </nav>
+        </div>
         {signedIn ? (
           <div className="header__user">
+            <LanguageSwitch className="header__user-lang" />
             <AccountMenu />
             <button
               type="button"

@@ -94,3 +94,19 @@ export function ExternalIcon({ size = 16 }: IconProps) {
     </svg>
   );
 }
+
+/** A podium: the leaderboard. */
+export function PodiumIcon({ size = 18 }: IconProps) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M9 20V8h6v12M3 20v-7h6M15 20v-9h6v9M2 20h20"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}

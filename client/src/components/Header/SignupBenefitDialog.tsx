@@ -2,20 +2,22 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon, DrawingIcon, ExternalIcon, WritingIcon } from './Icons.tsx';
 import { Modal } from './Modal.tsx';
-import { EXTERNAL_LINK, SISTER_SITES } from './sister-sites.ts';
+import { useSisterLinks } from '../../api/use-meta.ts';
+import { EXTERNAL_LINK } from './external-link.ts';
 
 interface Props {
   open: boolean;
   onClose: () => void;
 }
 
-/** Promotes the sister writing and drawing services a Duet signup unlocks. */
+/** Promotes the sister writing and drawing services a Duet signup unlocks, linking those configured. */
 export function SignupBenefitDialog({ open, onClose }: Props) {
   const { t } = useTranslation('common');
   const titleId = useId();
+  const links = useSisterLinks();
   const offers = [
-    { key: 'writing', href: SISTER_SITES.writing, Icon: WritingIcon },
-    { key: 'drawing', href: SISTER_SITES.drawing, Icon: DrawingIcon },
+    { key: 'writing', href: links.writing, Icon: WritingIcon },
+    { key: 'drawing', href: links.drawing, Icon: DrawingIcon },
   ] as const;
 
   return (
@@ -37,11 +39,13 @@ export function SignupBenefitDialog({ open, onClose }: Props) {
               <p className="benefit-offer__gift">{t(`benefit.${key}.gift`)}</p>
               <h3 className="benefit-offer__name">{t(`benefit.${key}.name`)}</h3>
               <p className="benefit-offer__desc">{t(`benefit.${key}.description`)}</p>
-              <a className="benefit-offer__link" href={href} {...EXTERNAL_LINK} data-testid={`benefit-link-${key}`}>
-                {t(`benefit.${key}.cta`)}
-                <ExternalIcon size={14} />
-                <span className="visually-hidden"> {t('benefit.opensInNewTab')}</span>
-              </a>
+              {href && (
+                <a className="benefit-offer__link" href={href} {...EXTERNAL_LINK} data-testid={`benefit-link-${key}`}>
+                  {t(`benefit.${key}.cta`)}
+                  <ExternalIcon size={14} />
+                  <span className="visually-hidden"> {t('benefit.opensInNewTab')}</span>
+                </a>
+              )}
             </div>
           </li>
         ))}

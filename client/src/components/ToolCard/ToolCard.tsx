@@ -72,7 +72,7 @@ export function ToolCard({ tool }: { tool: CardTool }) {
   };
 
   return (
-    <article className="tool-card" data-testid="tool-card" data-slug={tool.slug} aria-labelledby={titleId}>
+    <article className={`tool-card${shareOpen ? ' tool-card--sharing' : ''}`} data-testid="tool-card" data-slug={tool.slug} aria-labelledby={titleId}>
       <Link to={tool.route} className="tool-card__media" tabIndex={-1}>
         {imageSrc && (
           <img
@@ -97,9 +97,11 @@ export function ToolCard({ tool }: { tool: CardTool }) {
       <div className="tool-card__actions">
         <Link to={tool.route} className="btn btn--primary btn--sm" data-testid="tool-card-start">
           {t('common:card.start')}
+          <span className="visually-hidden"> {title}</span>
         </Link>
         <Link to={`/history${tool.route}`} className="btn btn--sm" data-testid="tool-card-history">
           {t('common:card.history')}
+          <span className="visually-hidden"> {title}</span>
         </Link>
         <button
           type="button"

@@ -1,7 +1,7 @@
 import type { HistoryEntry as Entry, Side } from '@duet/shared';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Markdown } from '../../components/Markdown/Markdown.tsx';
+import { LazyMarkdown as Markdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { CATEGORY_LABELS, LANGUAGE_LABELS } from '../../i18n/input-labels.ts';
 
 interface HistoryEntryProps {

@@ -112,14 +112,7 @@ function HistoryScreen({ tool }: { tool: ToolDefinition }) {
             {t('history.liveNote')}
           </span>
         </div>
-        {isPending ? (
-          <div className="history__rates-skeleton" aria-hidden="true">
-            <span />
-            <span />
-          </div>
-        ) : (
-          <WinRates winRates={winRates} labelledBy="rates-heading" />
-        )}
+        <WinRates winRates={winRates} labelledBy="rates-heading" loading={isPending} />
         <p className="winrates-more">
           <Link to={`/leaderboard?tool=${encodeURIComponent(tool.slug)}`} data-testid="leaderboard-link">
             {t('history.leaderboardLink')}

@@ -20,10 +20,16 @@ export default function HomePage() {
             {t('home.title')}
           </h1>
           <p className="home__lead">{t('home.lead')}</p>
-          <Link to="/main" className="home__more">
-            {t('home.howItWorks')}
-            <span aria-hidden="true">→</span>
-          </Link>
+          <div className="home__links">
+            <Link to="/main" className="home__more">
+              {t('home.howItWorks')}
+              <span aria-hidden="true">→</span>
+            </Link>
+            <Link to="/leaderboard" className="home__more" data-testid="home-leaderboard-link">
+              {t('home.leaderboard')}
+              <span aria-hidden="true">→</span>
+            </Link>
+          </div>
         </div>
       </section>
       <div className="container">

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { useSisterLinks } from '../../api/use-meta.ts';
 import { DrawingIcon, ExternalIcon, WritingIcon } from '../../components/Header/Icons.tsx';
-import { EXTERNAL_LINK, SISTER_SITES } from '../../components/Header/sister-sites.ts';
+import { EXTERNAL_LINK } from '../../components/Header/external-link.ts';
 import './IntroPage.css';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
@@ -46,9 +47,10 @@ function Feature({ section, image, reverse = false }: FeatureProps) {
 
 function Benefits() {
   const { t } = useTranslation('common');
+  const links = useSisterLinks();
   const cards = [
-    { key: 'writing', href: SISTER_SITES.writing, Icon: WritingIcon },
-    { key: 'drawing', href: SISTER_SITES.drawing, Icon: DrawingIcon },
+    { key: 'writing', href: links.writing, Icon: WritingIcon },
+    { key: 'drawing', href: links.drawing, Icon: DrawingIcon },
   ] as const;
   return (
     <section className="intro-benefit" aria-labelledby="intro-benefit-title" data-testid="intro-benefit">
@@ -69,16 +71,19 @@ function Benefits() {
                 <p className="intro-benefit__gift">{t(`benefit.${key}.gift`)}</p>
                 <h3 className="intro-benefit__name">{name}</h3>
                 <p className="intro-benefit__desc">{t(`benefit.${key}.description`)}</p>
-                <a
-                  className="btn btn--primary intro-benefit__go"
-                  href={href}
-                  {...EXTERNAL_LINK}
-                  aria-label={t('intro.benefit.goToLabel', { name })}
-                  data-testid={`intro-go-${key}`}
-                >
-                  {t('intro.benefit.goTo')}
-                  <ExternalIcon size={15} />
-                </a>
+                {href && (
+                  <a
+                    className="btn btn--primary intro-benefit__go"
+                    href={href}
+                    {...EXTERNAL_LINK}
+                    aria-label={t('intro.benefit.goToLabel', { name })}
+                    data-testid={`intro-go-${key}`}
+                  >
+                    {t('intro.benefit.goTo')}
+                    <span className="visually-hidden"> {name}</span>
+                    <ExternalIcon size={15} />
+                  </a>
+                )}
               </li>
             );
           })}

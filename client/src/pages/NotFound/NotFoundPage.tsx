@@ -20,7 +20,7 @@ export default function NotFoundPage() {
 
   return (
     <div style={wrap} data-testid="not-found">
-      <img src="/404.svg" alt={t('notFound.imageAlt')} width={640} height={480} style={image} />
+      <img src="/404.svg" alt={t('notFound.imageAlt')} width={640} height={480} style={image} fetchPriority="high" />
     </div>
   );
 }

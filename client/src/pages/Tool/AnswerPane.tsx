@@ -1,7 +1,7 @@
 import type { ShownStats, Side } from '@duet/shared';
 import type { SideView } from '@duet/shared/live';
 import { useTranslation } from 'react-i18next';
-import { Markdown } from '../../components/Markdown/Markdown.tsx';
+import { LazyMarkdown as Markdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { sideErrorMessage, sideLabel } from './messages.ts';
 
 interface AnswerPaneProps {

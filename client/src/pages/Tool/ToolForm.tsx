@@ -5,6 +5,7 @@ import type { ToolDefinition } from '@duet/shared/tools';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadMarkdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { CATEGORY_LABELS, LANGUAGE_LABELS } from '../../i18n/input-labels.ts';
 import { requestFromDraft } from './battle-request.ts';
@@ -16,6 +17,7 @@ import { describedBy, fieldErrorId } from './form-ids.ts';
 import { ImageField } from './ImageField.tsx';
 import { KeywordsField } from './KeywordsField.tsx';
 import { Need } from './Need.tsx';
+import { textFieldKeys, textKindOf } from './text-field.ts';
 import { CATEGORIES } from './tool-draft.ts';
 import { usePickedImage } from './use-picked-image.ts';
 import { useToolDraft } from './use-tool-draft.ts';
@@ -43,6 +45,7 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
 
   const nf = new Intl.NumberFormat(i18n.language);
   const max = LIMITS.textMaxChars;
+  const textKeys = textFieldKeys(tool);
   const textLength = draft.text.length;
   const textOver = textLength > max;
   const req = requestFromDraft(tool, draft, currentLanguage());
@@ -56,7 +59,7 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
     }
   }
   if (f.text && textOver) {
-    errors.text = t('validation.textTooLong', { length: nf.format(textLength), max: nf.format(max), over: nf.format(textLength - max) });
+    errors.text = t(textKeys.tooLong, { length: nf.format(textLength), max: nf.format(max), over: nf.format(textLength - max) });
   }
   if (image.problem) {
     const { problem, size } = image.problem;
@@ -97,7 +100,7 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
   );
 
   return (
-    <form ref={formRef} className="ask" onSubmit={submit} noValidate aria-describedby={guidanceId}>
+    <form ref={formRef} className="ask" onSubmit={submit} onFocus={preloadMarkdown} noValidate aria-describedby={guidanceId}>
       <p className="ask__guidance" id={guidanceId}>
         <span className="ask__guidance-tag">{t('tool.guidance')}</span>
         {t(`contents:${tool.slug}.prompt`)}
@@ -233,7 +236,7 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
         <div className="ask-field__top">
           <div className="ask-field__labelrow">
             <label className="ask-field__label" htmlFor={`${id}-text`}>
-              {textRequired ? t('form.textRequired') : t('form.textOptional')}
+              {t(textKeys.label)}
             </label>
             <Need required={textRequired} />
           </div>
@@ -241,18 +244,35 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
             {t('form.counter', { used: nf.format(textLength), max: nf.format(max) })}
           </span>
         </div>
-        <textarea
-          id={`${id}-text`}
-          className="ask-input ask-textarea"
-          value={draft.text}
-          rows={textRequired ? 6 : 3}
-          placeholder={textRequired ? t('form.textPlaceholderRequired') : t('form.textPlaceholderOptional')}
-          onChange={(e) => set('text', e.target.value)}
-          aria-required={textRequired}
-          aria-invalid={!!errors.text}
-          aria-describedby={describedBy(counterId, errors.text && errId('text'))}
-          disabled={busy}
-        />
+        {textKindOf(tool) === 'word' ? (
+          <input
+            id={`${id}-text`}
+            className="ask-input"
+            type="text"
+            value={draft.text}
+            placeholder={t(textKeys.placeholder)}
+            onChange={(e) => set('text', e.target.value)}
+            aria-required={textRequired}
+            aria-invalid={!!errors.text}
+            aria-describedby={describedBy(counterId, errors.text && errId('text'))}
+            disabled={busy}
+            autoComplete="off"
+            enterKeyHint="send"
+          />
+        ) : (
+          <textarea
+            id={`${id}-text`}
+            className="ask-input ask-textarea"
+            value={draft.text}
+            rows={textRequired ? 6 : 3}
+            placeholder={t(textKeys.placeholder)}
+            onChange={(e) => set('text', e.target.value)}
+            aria-required={textRequired}
+            aria-invalid={!!errors.text}
+            aria-describedby={describedBy(counterId, errors.text && errId('text'))}
+            disabled={busy}
+          />
+        )}
         <FieldError id={errId('text')} message={errors.text} />
       </div>
 
@@ -265,6 +285,9 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
       )}
 
       <div className="ask__actions">
+        <p className="ask__content-note" data-testid="content-note">
+          {t('form.contentNote')}
+        </p>
         <button type="submit" className="btn btn--primary btn--lg" disabled={busy || blocking} data-testid="submit">
           {submitting ? t('form.submitting') : busy ? t('form.answering') : t('form.submit')}
         </button>

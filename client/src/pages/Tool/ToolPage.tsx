@@ -2,13 +2,15 @@ import type { AnswerStats, CreateBattleRequest, CreateBattleResponse, Winner } f
 import type { SideView } from '@duet/shared/live';
 import { sideEnded } from '@duet/shared/live';
 import type { ToolDefinition } from '@duet/shared/tools';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
+import { useMeta } from '../../api/use-meta.ts';
 import { historyQueryKey } from '../../api/history-query.ts';
 import { forgetBattle, recallBattle, rememberBattle, useLiveBattle } from '../../api/use-live-battle.ts';
+import { preloadMarkdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { useDuetStore } from '../../state/store.ts';
 import { toast } from '../../state/toasts.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
@@ -49,7 +51,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   const title = t(`contents:${tool.titleKey}`);
   const historyHref = `/history${tool.route}`;
 
-  const meta = useQuery({ queryKey: ['meta'], queryFn: duetApi.meta, staleTime: Infinity });
+  const meta = useMeta();
 
   useDocumentTitle(t('pageTitle', { title }));
 
@@ -62,6 +64,10 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   }, [tool.slug, resetBattle, setPromptResult]);
 
   useLiveBattle(created?.battleId ?? null);
+  // A battle to show (a resumed one too): its answers will need the Markdown renderer.
+  useEffect(() => {
+    if (created) preloadMarkdown();
+  }, [created]);
 
   // A resumed battle that was voted on already: nothing more to do with it, show the empty form.
   useEffect(() => {
@@ -145,7 +151,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
         </Link>
       </header>
 
-      {meta.data?.demoModels && (
+      {meta?.demoModels && (
         <p className="tool-page__demo" role="note" data-testid="demo-note">
           <span aria-hidden="true">ℹ️</span> {t('tool.demoNote')}
         </p>

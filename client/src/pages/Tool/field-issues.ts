@@ -1,6 +1,7 @@
 import type { CreateBattleRequest, FieldIssue } from '@duet/shared';
 import type { ToolDefinition } from '@duet/shared/tools';
 import { checkToolFields } from '@duet/shared/validate';
+import { textFieldKeys } from './text-field.ts';
 import type { InputField } from './tool-draft.ts';
 import { INPUT_FIELDS } from './tool-draft.ts';
 
@@ -39,7 +40,9 @@ export function missingFieldMessages(tool: ToolDefinition, issues: readonly Fiel
     messages[field] =
       field === 'keywords'
         ? { key: 'validation.keywordsRequired', values: { count: tool.fields.keywords?.min ?? 1 } }
-        : { key: `validation.${field}Required` };
+        : field === 'text'
+          ? { key: textFieldKeys(tool).required }
+          : { key: `validation.${field}Required` };
   }
   return messages;
 }
