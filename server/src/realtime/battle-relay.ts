@@ -1,6 +1,7 @@
 import { battleRoom, concealStats, ZBattleEventSchema, ZJoinBattleSchema } from '@duet/shared';
 import type { BattleEvent, RedisKeys } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { DuetIo } from './socket.ts';
 
@@ -54,16 +55,19 @@ export interface BattleRelay {
  * channel while it has a viewer of that battle, and only then: its work grows with its viewers,
  * not with every battle of every gateway. A message that is not a valid event is dropped with a
  * warning. When the link to Redis comes back after a loss (a restart may have dropped events and
- * the streams), every local battle room is told to join again.
+ * the streams), every local battle room is told to join again. On a Redis Cluster the channels
+ * are sharded (SPUBLISH/SSUBSCRIBE): a battle's events stay on its shard.
  */
 export function createBattleRelay(
   io: DuetIo,
-  deps: { eventsSub: Redis; keys: RedisKeys; logger: Logger; blind: boolean },
+  deps: { eventsSub: RedisClient; keys: RedisKeys; logger: Logger; blind: boolean },
 ): BattleRelay {
   const { eventsSub, keys, logger, blind } = deps;
   /** Battle id → its subscription (settled once Redis confirmed it). */
   const followed = new Map<string, Promise<void>>();
-  eventsSub.on('message', (_channel: string, message: string) => {
+  // On a cluster the channels are sharded (SSUBSCRIBE): each battle's events come from its shard only.
+  const sharded = isCluster(eventsSub);
+  eventsSub.on(sharded ? 'smessage' : 'message', (_channel: string, message: string) => {
     let json: unknown;
     try {
       json = JSON.parse(message);
@@ -83,13 +87,14 @@ export function createBattleRelay(
     if (!room.startsWith('battle:')) return;
     const battleId = room.slice('battle:'.length);
     if (!followed.delete(battleId)) return;
-    eventsSub.unsubscribe(keys.battleLive(battleId)).catch((err: unknown) => logger.debug({ err, battleId }, 'could not unsubscribe'));
+    const channel = keys.battleLive(battleId);
+    (sharded ? eventsSub.sunsubscribe(channel) : eventsSub.unsubscribe(channel)).catch((err: unknown) => logger.debug({ err, battleId }, 'could not unsubscribe'));
   });
   let lost = false;
-  eventsSub.on('close', () => {
+  const onLost = () => {
     lost = true;
-  });
-  eventsSub.on('ready', () => {
+  };
+  const onRestored = () => {
     if (!lost) return;
     lost = false;
     let rooms = 0;
@@ -99,12 +104,18 @@ export function createBattleRelay(
       io.local.to(room).emit('battle:resync', { battleId: room.slice('battle:'.length) });
     }
     logger.warn({ rooms }, 'live events link restored; viewers asked to resync');
-  });
+  };
+  eventsSub.on('close', onLost);
+  eventsSub.on('ready', onRestored);
+  // A cluster's shard that went away (its subscriber dropped) and the sharded subscribers back on every shard.
+  eventsSub.on('-node', onLost);
+  eventsSub.on('subscribersReady', onRestored);
   return {
     follow(battleId) {
       let subscribed = followed.get(battleId);
       if (!subscribed) {
-        subscribed = eventsSub.subscribe(keys.battleLive(battleId)).then(() => undefined);
+        const channel = keys.battleLive(battleId);
+        subscribed = (sharded ? eventsSub.ssubscribe(channel) : eventsSub.subscribe(channel)).then(() => undefined);
         // A failed subscription is forgotten, so the next viewer tries again.
         subscribed.catch(() => followed.delete(battleId));
         followed.set(battleId, subscribed);

@@ -1,6 +1,6 @@
 import { bootstrapIntervals, rankModels, TOOLS } from '@duet/shared';
 import type { ComparisonCell, Leaderboard, LeaderboardModel, ModelFamily, RedisKeys, Winner } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Db } from '../infra/db.ts';
 
 /** Counted votes of one tool, pairing (sides as shown) and verdict: a cell of the fit. */
@@ -18,7 +18,7 @@ export interface CountedRow {
 
 export interface LeaderboardDeps {
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   resamples?: number;
   seed?: number;
@@ -111,9 +111,9 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const startedAt = Date.now();
     const boards = leaderboardsOf(rows, new Date(startedAt).toISOString(), opts);
     const fit = { startedAt, endedAt: Date.now() };
-    const multi = deps.redis.multi();
-    for (const board of boards) multi.set(deps.keys.leaderboard(board.tool), JSON.stringify(board));
-    await multi.exec();
+    // One SET per board, not one transaction: on a Redis Cluster the boards' keys sit on different
+    // shards. Each board is whole on its own, and readers read one board at a time.
+    await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool), JSON.stringify(board))));
     if (dirty) await deps.redis.eval(CLEAR_IF_UNCHANGED, 1, deps.keys.leaderboardDirty, dirty);
     return { computed: true, votes: boards[0]?.votes ?? 0, fit };
   };

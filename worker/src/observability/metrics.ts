@@ -1,6 +1,7 @@
 import { ALL_QUEUES, bullPrefix } from '@duet/shared';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SideResult } from '../jobs/run-side.ts';
@@ -26,7 +27,7 @@ export interface WorkerMetrics extends BattleMetrics {
  */
 export function createWorkerMetrics(deps: {
   /** A fail-fast connection: a scrape while Redis is away answers at once, without the queues. */
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   /** Battles this worker runs now, and at most. */
   running: () => number;
@@ -38,7 +39,7 @@ export function createWorkerMetrics(deps: {
   collectDefaultMetrics({ register: registry, prefix: 'duet_' });
 
   const queues = ALL_QUEUES.map((name) => {
-    const queue = new Queue(name, { connection: deps.redis, prefix: bullPrefix(deps.redisPrefix) });
+    const queue = new Queue(name, { connection: deps.redis, prefix: bullPrefix(deps.redisPrefix, isCluster(deps.redis)) });
     queue.on('error', (err) => deps.logger.debug({ err: err.message, queue: name }, 'queue view error'));
     return queue;
   });

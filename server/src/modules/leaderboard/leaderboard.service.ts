@@ -1,6 +1,6 @@
 import { ZLeaderboardSchema } from '@duet/shared';
 import type { Leaderboard, RedisKeys } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { DuetBus } from '../../events/duet-events.ts';
 import { AppError } from '../../http/errors.ts';
@@ -13,7 +13,7 @@ export type LeaderboardService = ReturnType<typeof createLeaderboardService>;
  * boundary, so they are read with the shared schema: a worker and a gateway of different
  * versions must not silently disagree.
  */
-export function createLeaderboardService(deps: { redis: Redis; keys: RedisKeys; logger: Logger }) {
+export function createLeaderboardService(deps: { redis: RedisClient; keys: RedisKeys; logger: Logger }) {
   return {
     /** Overall (`null`) or one tool's ratings; empty until the first computation. */
     async read(tool: string | null): Promise<Leaderboard> {
