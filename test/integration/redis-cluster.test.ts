@@ -153,4 +153,37 @@ describe('Duet on a three-master Redis Cluster', () => {
       expect(((await third.json()) as ErrorResponse).error.code).toBe('rate_limited');
     }
   });
+
+  it('asks the viewers of a battle to resync when its master restarts empty, and they end with the whole text', async () => {
+    const answer = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+    fake.setDefault({ text: answer, tokensPerSecond: 40 });
+    const keys = redisKeys(duet.prefix);
+    const queueMaster = await ownerOf(redis(), `{${duet.prefix}}:bull:battles:meta`);
+    // A battle on another master than the queues': this test is about the live streams.
+    let viewer: BattleViewer | null = null;
+    let master = '';
+    for (let i = 0; i < 12 && !viewer; i += 1) {
+      const created = await create();
+      const candidate = new BattleViewer(await socket(second.url), created.battleId);
+      await candidate.join();
+      await waitFor(() => !!(candidate.snapshot?.sides.a.text && candidate.snapshot.sides.b.text), { what: 'both sides streaming' });
+      const owner = await ownerOf(redis(), keys.battleStream(created.battleId));
+      if (owner !== queueMaster) {
+        viewer = candidate;
+        master = owner;
+      } else {
+        await postJson(`${duet.url}/api/battles/${created.battleId}/cancel`, { voteToken: created.voteToken });
+      }
+    }
+    if (!viewer) throw new Error('no battle landed away from the queues’ master');
+
+    await cluster.restart(Number(master.split(':')[1]));
+    await waitFor(() => viewer.resyncs > 0, { what: 'battle:resync from the gateway', timeoutMs: 20_000 });
+    const final = await viewer.finished(30_000);
+    expect(final.sides.a.text).toBe(answer);
+    expect(final.sides.b.text).toBe(answer);
+    // One resync once the master is back, not one per attempt to reach it while it was down.
+    expect(viewer.resyncs).toBeLessThanOrEqual(2);
+    expect(viewer.joins).toBeLessThanOrEqual(4);
+  }, 90_000);
 });

@@ -2,6 +2,7 @@ import { battleRoom, concealStats, ZBattleEventSchema, ZJoinBattleSchema } from 
 import type { BattleEvent, RedisKeys } from '@duet/shared';
 import { isCluster } from '@duet/shared/redis-connection';
 import type { RedisClient } from '@duet/shared/redis-connection';
+import type { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DuetIo } from './socket.ts';
 
@@ -37,6 +38,23 @@ function relay(io: DuetIo, event: BattleEvent, blind: boolean): void {
         ...(event.chars === undefined ? {} : { chars: event.chars }),
       });
       break;
+  }
+}
+
+/** Whether every master of the cluster answers a PING within a second. */
+async function everyMasterAnswers(cluster: Cluster): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 1_000);
+  });
+  const pings = Promise.all(cluster.nodes('master').map((node) => node.ping())).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([pings, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -107,9 +125,17 @@ export function createBattleRelay(
   };
   eventsSub.on('close', onLost);
   eventsSub.on('ready', onRestored);
-  // A cluster's shard that went away (its subscriber dropped) and the sharded subscribers back on every shard.
-  eventsSub.on('-node', onLost);
-  eventsSub.on('subscribersReady', onRestored);
+  if (isCluster(eventsSub)) {
+    // A master's link dropped (its sharded subscriber with it). The subscribers are set up again
+    // after every attempt to reach it, successful or not: viewers are asked to resync only once
+    // every master answers, not at each attempt while one is still down.
+    const cluster = eventsSub;
+    eventsSub.on('-node', onLost);
+    eventsSub.on('subscribersReady', () => {
+      if (!lost) return;
+      everyMasterAnswers(cluster).then((up) => up && onRestored(), () => undefined);
+    });
+  }
   return {
     follow(battleId) {
       let subscribed = followed.get(battleId);

@@ -33,9 +33,12 @@ export interface BattlePublisher {
 export function createBattlePublisher(redis: RedisClient, keys: RedisKeys, ttlSeconds: number, maxRetryMs = 120_000): BattlePublisher {
   let epoch = 0;
   const sharded = isCluster(redis);
-  redis.on('close', () => {
+  const lost = () => {
     epoch += 1;
-  });
+  };
+  redis.on('close', lost);
+  // On a cluster, one master's connection dropping is enough: that master may have lost its streams.
+  if (sharded) redis.on('-node', lost);
   const publish = async (event: BattleEvent) => {
     const json = JSON.stringify(event);
     const stream = keys.battleStream(event.battleId);
