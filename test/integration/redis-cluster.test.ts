@@ -154,6 +154,24 @@ describe('Duet on a three-master Redis Cluster', () => {
     }
   });
 
+  it('asks the viewers of a battle to resync when the link to its master drops, the master staying up', async () => {
+    const answer = Array.from({ length: 60 }, (_, i) => `token${i}`).join(' ');
+    fake.setDefault({ text: answer, tokensPerSecond: 30 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(second.url), created.battleId);
+    await viewer.join();
+    await waitFor(() => !!(viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text), { what: 'both sides streaming' });
+    const [host, port] = (await ownerOf(redis(), redisKeys(duet.prefix).battleStream(created.battleId))).split(':');
+    const master = redis().nodes('master').find((n) => n.options.host === host && String(n.options.port) === port)!;
+    // Every subscriber connection to that master is cut (the gateways' sharded subscribers among them).
+    expect(Number(await master.call('CLIENT', 'KILL', 'TYPE', 'pubsub'))).toBeGreaterThan(0);
+    await waitFor(() => viewer.resyncs > 0, { what: 'battle:resync from the gateway' });
+    const final = await viewer.finished(30_000);
+    expect(final.sides.a.text).toBe(answer);
+    expect(final.sides.b.text).toBe(answer);
+    expect(viewer.resyncs).toBeLessThanOrEqual(2);
+  });
+
   it('asks the viewers of a battle to resync when its master restarts empty, and they end with the whole text', async () => {
     const answer = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
     fake.setDefault({ text: answer, tokensPerSecond: 40 });
