@@ -9,6 +9,7 @@ import { loadGatewayConfig } from '../../server/src/config.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { getJson, postJson } from '../helpers/api.ts';
+import { sampleValue, scrape } from '../helpers/prometheus.ts';
 import type { DuetSocket } from '../helpers/battle-viewer.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
@@ -103,6 +104,15 @@ describe('Duet on a three-master Redis Cluster', () => {
 
     const { rows } = await duet.db.pool.query('SELECT count(*)::int AS n FROM answers WHERE battle_id = $1', [created.battleId]);
     expect(rows[0].n).toBe(2);
+
+    // The queue figures read the hash-tagged queues, on gateway and worker alike; both are ready.
+    for (const url of [second.metricsUrl, duet.worker!.httpUrl]) {
+      // Absent when the queue cannot be read (a cross-slot script would fail).
+      const samples = await scrape(url);
+      expect(sampleValue(samples, 'duet_queue_jobs', { queue: 'battles', state: 'waiting' })).toBe(0);
+      expect(sampleValue(samples, 'duet_queue_jobs', { queue: 'battles', state: 'failed' })).toBe(0);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    }
   });
 
   it('keeps each battle’s stream and live channel on its own shard, spread over the masters', async () => {
