@@ -79,8 +79,8 @@ const delay = monitorEventLoopDelay({ resolution: 1 });
 /** RUNS refits through the queue, the 1 ms timer measured from each job's enqueueing to its end. */
 async function measureRefits(mode: Exclude<typeof env.MODE, 'idle'>): Promise<RefitRun[]> {
   const db = createDb(env.DATABASE_URL, 2);
-  const redis = createRedis(env.REDIS_URL, 'bench-refit', { failFast: true });
-  const connection = createRedis(env.REDIS_URL, 'bench-refit-bull');
+  const redis = createRedis({ url: env.REDIS_URL, clusterNodes: [] }, 'bench-refit', { failFast: true });
+  const connection = createRedis({ url: env.REDIS_URL, clusterNodes: [] }, 'bench-refit-bull');
   await Promise.all([redisReady(redis), redisReady(connection)]);
   const keys = redisKeys(env.REDIS_PREFIX);
   const prefix = bullPrefix(env.REDIS_PREFIX);

@@ -19,7 +19,7 @@ import { securityHeaders } from './http/security.ts';
 import { createDb } from './infra/db.ts';
 import { migrationNames } from './infra/migrate.ts';
 import { createBattleQueue, enqueueBattle } from './infra/queue.ts';
-import { createRedis, redisReady } from './infra/redis.ts';
+import { connectionNameOf, createRedis, redisReady } from './infra/redis.ts';
 import { loadOnce, storedSecret } from './infra/secrets.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
@@ -74,12 +74,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   // An idle connection dropped by PostgreSQL (restart, failover) must not crash the gateway.
   db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
   // Requests use a fail-fast connection: with Redis away they answer 503 at once instead of hanging.
-  const redis = createRedis(config.redisUrl, 'duet-gateway', { failFast: true });
-  const adapterPub = createRedis(config.redisUrl, 'duet-gateway-io-pub');
-  const adapterSub = createRedis(config.redisUrl, 'duet-gateway-io-sub');
-  const eventsSub = createRedis(config.redisUrl, 'duet-gateway-events');
+  const target = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
+  const redis = createRedis(target, 'duet-gateway', { failFast: true });
+  // On a cluster the subscribers take sharded channels: each battle's events reach one shard only.
+  const adapterPub = createRedis(target, 'duet-gateway-io-pub');
+  const adapterSub = createRedis(target, 'duet-gateway-io-sub', { sharded: true });
+  const eventsSub = createRedis(target, 'duet-gateway-events', { sharded: true });
   const connections = [redis, adapterPub, adapterSub, eventsSub];
-  for (const r of connections) r.on('error', (err) => logger.debug({ err: err.message, connection: r.options.connectionName }, 'redis connection error'));
+  for (const r of connections) r.on('error', (err: Error) => logger.debug({ err: err.message, connection: connectionNameOf(r) }, 'redis connection error'));
   // Subscribing before a connection is ready races ioredis's ready check (which then fails and
   // reconnects): start from ready connections.
   await Promise.all(connections.map(redisReady));

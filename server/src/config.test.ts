@@ -113,3 +113,25 @@ describe('proxy settings', () => {
     expect(() => loadGatewayConfig({ TRUST_PROXY: 'not-an-address' })).toThrow(/TRUST_PROXY: .*not-an-address/);
   });
 });
+
+describe('Redis settings', () => {
+  it('runs on one Redis unless cluster nodes are named', () => {
+    expect(loadGatewayConfig({}).redisClusterNodes).toEqual([]);
+    expect(loadGatewayConfig({ REDIS_CLUSTER_NODES: ' ' }).redisClusterNodes).toEqual([]);
+  });
+
+  it('reads the cluster nodes, host names and IPv6 addresses alike', () => {
+    const config = loadGatewayConfig({ REDIS_CLUSTER_NODES: 'redis-0.redis:6379, 10.0.0.2:7001,[::1]:7002' });
+    expect(config.redisClusterNodes).toEqual([
+      { host: 'redis-0.redis', port: 6379 },
+      { host: '10.0.0.2', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+  });
+
+  it('refuses a node without a port, or with one out of range, naming it', () => {
+    const run = () => loadGatewayConfig({ REDIS_CLUSTER_NODES: 'redis-0:6379,redis-1,redis-2:70000' });
+    expect(run).toThrow(/REDIS_CLUSTER_NODES: "redis-1" is not host:port/);
+    expect(run).toThrow(/"redis-2:70000" is not host:port/);
+  });
+});

@@ -1,6 +1,6 @@
 import proxyaddr from 'proxy-addr';
 import { buildRoster, parseEnv, rosterSettingsFromEnv, ZBattleModeSchema, ZInfraEnvSchema, ZModelEnvSchema, ZOptionalTextSchema, ZYesNoSchema } from '@duet/shared';
-import type { BattleMode, ModelSpec } from '@duet/shared';
+import type { BattleMode, ModelSpec, RedisNode } from '@duet/shared';
 import { z } from 'zod';
 import type { SocketLimits } from './realtime/socket-guards.ts';
 import type { AccountsConfig } from './accounts-config.ts';
@@ -112,6 +112,8 @@ export interface GatewayConfig {
   databaseUrl: string;
   dbPoolSize: number;
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES: the Redis Cluster's nodes; empty: one Redis at `redisUrl`. */
+  redisClusterNodes: RedisNode[];
   redisPrefix: string;
   logLevel: GatewayEnv['LOG_LEVEL'];
   mode: BattleMode;
@@ -163,6 +165,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
     redisUrl: e.REDIS_URL,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES,
     redisPrefix: e.REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,
     mode: e.BATTLE_MODE,

@@ -15,10 +15,33 @@ export const ZYesNoSchema = z.preprocess(
     .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1' || v === 'yes')),
 );
 
+/** One node of a Redis Cluster, as REDIS_CLUSTER_NODES lists it. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
 /** Common infrastructure settings of gateway and worker. */
 export const ZInfraEnvSchema = z.object({
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/duet'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /**
+   * A Redis Cluster's nodes (`host:port`, comma separated; a few are enough, the rest are found).
+   * Set, Duet runs on the cluster: REDIS_URL then gives only the user, password and `rediss:`.
+   */
+  REDIS_CLUSTER_NODES: ZOptionalTextSchema.transform((v, ctx) => {
+    if (v === undefined) return [];
+    const nodes = v.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+      const match = /^([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(entry);
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}" is not host:port` });
+        return null;
+      }
+      return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+    });
+    return nodes.filter((n): n is RedisNode => n !== null);
+  }),
   /** Prefix of every Redis key and BullMQ queue, so several Duets (or test runs) can share one Redis. */
   REDIS_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('duet'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

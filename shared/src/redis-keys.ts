@@ -27,5 +27,9 @@ export const redisKeys = (prefix: string) => ({
 });
 export type RedisKeys = ReturnType<typeof redisKeys>;
 
-/** The prefix of every BullMQ key of a deployment (its queues live under it). */
-export const bullPrefix = (prefix: string): string => `${prefix}:bull`;
+/**
+ * The prefix of every BullMQ key of a deployment (its queues live under it). On a Redis Cluster
+ * it is a hash tag (`{duet}:bull`): BullMQ's scripts touch many keys of a queue at once, so they
+ * must all sit in one slot. One Redis keeps the plain prefix its queues already have.
+ */
+export const bullPrefix = (prefix: string, cluster = false): string => (cluster ? `{${prefix}}:bull` : `${prefix}:bull`);

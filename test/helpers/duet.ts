@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { Redis } from 'ioredis';
+import type { RedisNode } from '@duet/shared';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
+import { Cluster, Redis } from 'ioredis';
 import type { Gateway } from '../../server/src/app.ts';
 import { startGateway } from '../../server/src/app.ts';
 import { loadGatewayConfig } from '../../server/src/config.ts';
@@ -17,8 +20,8 @@ export interface TestDuet {
   env: Record<string, string>;
   prefix: string;
   db: TestDatabase;
-  /** A plain Redis connection for assertions. */
-  redis: Redis;
+  /** A plain Redis connection for assertions (to the cluster, when the Duet runs on one). */
+  redis: RedisClient;
   gateway: Gateway;
   worker: BattleWorker | null;
   /** Starts a worker (again), e.g. after `stopWorker`. */
@@ -37,6 +40,8 @@ export interface TestDuetOptions {
   pgUrl?: string;
   /** A Redis of the test's own, instead of the shared one. */
   redisUrl?: string;
+  /** A Redis Cluster of the test's own (REDIS_CLUSTER_NODES), instead of one Redis. */
+  redisCluster?: RedisNode[];
 }
 
 /**
@@ -50,6 +55,7 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
     REDIS_URL: redisUrl,
+    REDIS_CLUSTER_NODES: (opts.redisCluster ?? []).map((n) => `${n.host}:${n.port}`).join(','),
     REDIS_PREFIX: prefix,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -69,7 +75,7 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
   };
   const logger = pino({ level: env.LOG_LEVEL ?? 'silent' });
   const gateway = await startGateway(loadGatewayConfig(env), logger);
-  const redis = new Redis(redisUrl);
+  const redis: RedisClient = opts.redisCluster ? new Cluster(opts.redisCluster) : new Redis(redisUrl);
   // A fault test may stop this Redis: the assertion connection just waits for it.
   redis.on('error', () => undefined);
   const duet: TestDuet = {
@@ -91,8 +97,11 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
     close: async () => {
       await duet.stopWorker(0);
       await gateway.close();
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length) await redis.del(...keys);
+      // A cluster of the test's own is removed whole; on one Redis, this test's keys go.
+      if (!isCluster(redis)) {
+        const keys = await redis.keys(`${prefix}:*`);
+        if (keys.length) await redis.del(...keys);
+      }
       redis.disconnect();
       await db.drop();
     },

@@ -126,3 +126,64 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
   };
 }
+
+export interface PrivateRedisCluster {
+  /** Its masters, as REDIS_CLUSTER_NODES lists them. */
+  nodes: { host: string; port: number }[];
+  /** Shuts one master down without saving and starts it again: it comes back with its slots, empty. */
+  restart: (port: number, downMs?: number) => Promise<void>;
+  /** Shuts every node down and removes their folder. */
+  remove: () => Promise<void>;
+}
+
+/**
+ * A Redis Cluster of its own: `masters` redis-servers in cluster mode on free ports, keeping
+ * nothing on disk but their cluster config, joined by `redis-cli --cluster create` with no
+ * replicas. Resolves once every node says `cluster_state:ok`.
+ */
+export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedisCluster> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'duet-redis-cluster-'));
+  const ports: number[] = [];
+  for (let i = 0; i < masters; i += 1) ports.push(await freePort());
+  const cli = (port: number, ...args: string[]) => run('redis-cli', ['-p', String(port), ...args]);
+  const remove = async () => {
+    await Promise.all(ports.map((port) => cli(port, 'shutdown', 'nosave').catch(() => undefined)));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const answers = async (port: number) => (await cli(port, 'ping').catch(() => null))?.stdout.trim() === 'PONG';
+  // The cluster config (nodes-<port>.conf) is written whatever --save says: a restarted node keeps its id and slots.
+  const start = async (port: number) => {
+    await run('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--daemonize', 'yes', '--save', '', '--appendonly', 'no',
+      '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000',
+      '--dir', dir, '--maxmemory-policy', 'noeviction', '--logfile', path.join(dir, `redis-${port}.log`),
+    ]);
+    await waitFor(() => answers(port), { what: `redis on ${port}` });
+  };
+  const healthy = async () => {
+    for (const port of ports) {
+      await waitFor(async () => (await cli(port, 'cluster', 'info').catch(() => null))?.stdout.includes('cluster_state:ok'), {
+        what: `cluster state ok on ${port}`,
+      });
+    }
+  };
+  try {
+    for (const port of ports) await start(port);
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await healthy();
+  } catch (err) {
+    await remove();
+    throw err;
+  }
+  return {
+    nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+    restart: async (port, downMs = 500) => {
+      await cli(port, 'shutdown', 'nosave').catch(() => undefined);
+      await waitFor(async () => !(await answers(port)), { what: `redis on ${port} to stop` });
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await start(port);
+      await healthy();
+    },
+    remove,
+  };
+}

@@ -1,5 +1,5 @@
 import { buildRoster, parseEnv, rosterSettingsFromEnv, ZInfraEnvSchema, ZModelEnvSchema, ZOptionalTextSchema } from '@duet/shared';
-import type { ModelSpec } from '@duet/shared';
+import type { ModelSpec, RedisNode } from '@duet/shared';
 import { z } from 'zod';
 
 const blankAsUnset = ZOptionalTextSchema;
@@ -61,6 +61,8 @@ export interface WorkerConfig {
   databaseUrl: string;
   dbPoolSize: number;
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES: the Redis Cluster's nodes; empty: one Redis at `redisUrl`. */
+  redisClusterNodes: RedisNode[];
   redisPrefix: string;
   logLevel: z.infer<typeof ZWorkerEnvSchema>['LOG_LEVEL'];
   concurrency: number;
@@ -112,6 +114,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
     redisUrl: e.REDIS_URL,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES,
     redisPrefix: e.REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,
     concurrency: e.WORKER_CONCURRENCY,

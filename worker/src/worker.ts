@@ -17,7 +17,7 @@ import { pino } from 'pino';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config.ts';
 import { createDb } from './infra/db.ts';
-import { createRedis, redisReady } from './infra/redis.ts';
+import { createRedis, isCluster, redisReady } from './infra/redis.ts';
 import { startLeaderboardWorker } from './jobs/leaderboard-worker.ts';
 import { closeBattle, createRunBattleHandler, providerLookup, RunStopped } from './jobs/run-battle.handler.ts';
 import { createSweepBattles } from './jobs/sweep-battles.handler.ts';
@@ -55,14 +55,15 @@ export async function startWorker(
 ): Promise<BattleWorker> {
   const db = createDb(config.databaseUrl, config.dbPoolSize);
   db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
-  const redis = createRedis(config.redisUrl, 'duet-worker', { failFast: true });
-  const cancelSub = createRedis(config.redisUrl, 'duet-worker-cancel');
-  const bullConnection = createRedis(config.redisUrl, 'duet-worker-bull');
-  for (const r of [redis, cancelSub, bullConnection]) r.on('error', (err) => logger.debug({ err: err.message }, 'redis connection error'));
+  const target = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
+  const redis = createRedis(target, 'duet-worker', { failFast: true });
+  const cancelSub = createRedis(target, 'duet-worker-cancel');
+  const bullConnection = createRedis(target, 'duet-worker-bull');
+  for (const r of [redis, cancelSub, bullConnection]) r.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
   // Subscribing before a connection is ready races ioredis's ready check: start from ready ones.
   await Promise.all([redis, cancelSub, bullConnection].map(redisReady));
   const keys = redisKeys(config.redisPrefix);
-  const prefix = bullPrefix(config.redisPrefix);
+  const prefix = bullPrefix(config.redisPrefix, isCluster(bullConnection));
   const workerId = randomUUID();
   const publisher = createBattlePublisher(redis, keys, config.streamTtlSeconds);
   /** Running battles: the visitor's cancel and this run's stop, per battle id. */
@@ -194,7 +195,12 @@ export async function startWorker(
     connection: bullConnection,
     prefix,
     logger,
-    env: { DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, REDIS_PREFIX: config.redisPrefix },
+    env: {
+      DATABASE_URL: config.databaseUrl,
+      REDIS_URL: config.redisUrl,
+      REDIS_CLUSTER_NODES: config.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(','),
+      REDIS_PREFIX: config.redisPrefix,
+    },
   });
 
   const sweep = createSweepBattles({

@@ -1,7 +1,7 @@
 import { checkReadiness } from '@duet/shared';
 import type { Readiness } from '@duet/shared';
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Db } from '../infra/db.ts';
 
 /**
@@ -15,7 +15,7 @@ export const liveness: RequestHandler = (_req, res) => {
 
 export interface ReadinessDeps {
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   /** Every migration the code expects in `pgmigrations` (`migrationNames()`). */
   migrations: readonly string[];
   /** True once the gateway started to shut down. */

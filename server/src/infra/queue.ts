@@ -1,15 +1,16 @@
 import { BATTLE_JOB_OPTIONS, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB } from '@duet/shared';
 import type { RunBattleJob } from '@duet/shared';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.ts';
+import { isCluster } from './redis.ts';
 
 export type BattleQueue = Queue<RunBattleJob, void, typeof RUN_BATTLE_JOB>;
 
 /** The queue battles are run from. Its Redis prefix keeps several deployments (or tests) apart. */
-export function createBattleQueue(connection: Redis, prefix: string): BattleQueue {
+export function createBattleQueue(connection: RedisClient, prefix: string): BattleQueue {
   return new Queue<RunBattleJob, void, typeof RUN_BATTLE_JOB>(BATTLE_QUEUE, {
     connection,
-    prefix: bullPrefix(prefix),
+    prefix: bullPrefix(prefix, isCluster(connection)),
     defaultJobOptions: BATTLE_JOB_OPTIONS,
   });
 }

@@ -1,21 +1,18 @@
-import { once } from 'node:events';
-import { Redis } from 'ioredis';
+import { createRedisConnection } from '@duet/shared/redis-connection';
+import type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
+
+export type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
+export { connectionNameOf, isCluster, redisReady } from '@duet/shared/redis-connection';
 
 /**
- * Opens a Redis connection. By default as BullMQ and subscribers want it (`maxRetriesPerRequest:
- * null`: commands wait for a reconnect). A `failFast` one serves requests: while Redis is
- * unreachable its commands fail at once (and any command fails after a second), so an API call
- * answers 503 instead of hanging.
+ * Opens a Redis connection (one server, or the cluster the target names). By default as BullMQ
+ * and subscribers want it (`maxRetriesPerRequest: null`: commands wait for a reconnect). A
+ * `failFast` one serves requests: while Redis is unreachable its commands fail at once (and any
+ * command fails after a second), so an API call answers 503 instead of hanging. A `sharded`
+ * one subscribes to sharded channels on a cluster.
  */
-export function createRedis(url: string, name: string, opts: { failFast?: boolean } = {}): Redis {
-  return opts.failFast
-    ? new Redis(url, { connectionName: name, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 })
-    : new Redis(url, { maxRetriesPerRequest: null, connectionName: name });
-}
-
-/** Waits until the connection is ready (a fail-fast connection refuses commands before that). */
-export async function redisReady(redis: Redis): Promise<void> {
-  if (redis.status !== 'ready') await once(redis, 'ready');
+export function createRedis(target: RedisTarget, name: string, opts: { failFast?: boolean; sharded?: boolean } = {}): RedisClient {
+  return createRedisConnection(target, name, { failFast: opts.failFast, commandTimeoutMs: 1_000, shardedSubscriber: opts.sharded });
 }
 
 /** Resolves with `fn`'s result, or rejects after `ms`: health checks must answer within a second. */

@@ -4,7 +4,8 @@ import { ExpressAdapter } from '@bull-board/express';
 import { ALL_QUEUES, bullPrefix } from '@duet/shared';
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 
 export interface QueueViews {
@@ -18,11 +19,11 @@ export interface QueueViews {
  * The gateway's handles on every queue, for the board and the metrics: the battle queue it already
  * has, and views of the workers' queues on the same connection (no extra connection to Redis).
  */
-export function openQueueViews(deps: { connection: Redis; redisPrefix: string; battles: Queue; logger: Logger }): QueueViews {
+export function openQueueViews(deps: { connection: RedisClient; redisPrefix: string; battles: Queue; logger: Logger }): QueueViews {
   const opened: Queue[] = [];
   const queues = ALL_QUEUES.map((name) => {
     if (name === deps.battles.name) return deps.battles;
-    const queue = new Queue(name, { connection: deps.connection, prefix: bullPrefix(deps.redisPrefix) });
+    const queue = new Queue(name, { connection: deps.connection, prefix: bullPrefix(deps.redisPrefix, isCluster(deps.connection)) });
     queue.on('error', (err) => deps.logger.debug({ err: err.message, queue: name }, 'queue view error'));
     opened.push(queue);
     return queue;

@@ -1,6 +1,8 @@
 import { battleRoom, concealStats, ZBattleEventSchema, ZJoinBattleSchema } from '@duet/shared';
 import type { BattleEvent, RedisKeys } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
+import type { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DuetIo } from './socket.ts';
 
@@ -39,6 +41,23 @@ function relay(io: DuetIo, event: BattleEvent, blind: boolean): void {
   }
 }
 
+/** Whether every master of the cluster answers a PING within a second. */
+async function everyMasterAnswers(cluster: Cluster): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 1_000);
+  });
+  const pings = Promise.all(cluster.nodes('master').map((node) => node.ping())).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([pings, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface BattleRelay {
   /**
    * Makes sure this gateway receives the battle's live events; resolves once it does. Called
@@ -54,16 +73,19 @@ export interface BattleRelay {
  * channel while it has a viewer of that battle, and only then: its work grows with its viewers,
  * not with every battle of every gateway. A message that is not a valid event is dropped with a
  * warning. When the link to Redis comes back after a loss (a restart may have dropped events and
- * the streams), every local battle room is told to join again.
+ * the streams), every local battle room is told to join again. On a Redis Cluster the channels
+ * are sharded (SPUBLISH/SSUBSCRIBE): a battle's events stay on its shard.
  */
 export function createBattleRelay(
   io: DuetIo,
-  deps: { eventsSub: Redis; keys: RedisKeys; logger: Logger; blind: boolean },
+  deps: { eventsSub: RedisClient; keys: RedisKeys; logger: Logger; blind: boolean },
 ): BattleRelay {
   const { eventsSub, keys, logger, blind } = deps;
   /** Battle id → its subscription (settled once Redis confirmed it). */
   const followed = new Map<string, Promise<void>>();
-  eventsSub.on('message', (_channel: string, message: string) => {
+  // On a cluster the channels are sharded (SSUBSCRIBE): each battle's events come from its shard only.
+  const sharded = isCluster(eventsSub);
+  eventsSub.on(sharded ? 'smessage' : 'message', (_channel: string, message: string) => {
     let json: unknown;
     try {
       json = JSON.parse(message);
@@ -83,13 +105,14 @@ export function createBattleRelay(
     if (!room.startsWith('battle:')) return;
     const battleId = room.slice('battle:'.length);
     if (!followed.delete(battleId)) return;
-    eventsSub.unsubscribe(keys.battleLive(battleId)).catch((err: unknown) => logger.debug({ err, battleId }, 'could not unsubscribe'));
+    const channel = keys.battleLive(battleId);
+    (sharded ? eventsSub.sunsubscribe(channel) : eventsSub.unsubscribe(channel)).catch((err: unknown) => logger.debug({ err, battleId }, 'could not unsubscribe'));
   });
   let lost = false;
-  eventsSub.on('close', () => {
+  const onLost = () => {
     lost = true;
-  });
-  eventsSub.on('ready', () => {
+  };
+  const onRestored = () => {
     if (!lost) return;
     lost = false;
     let rooms = 0;
@@ -99,12 +122,26 @@ export function createBattleRelay(
       io.local.to(room).emit('battle:resync', { battleId: room.slice('battle:'.length) });
     }
     logger.warn({ rooms }, 'live events link restored; viewers asked to resync');
-  });
+  };
+  eventsSub.on('close', onLost);
+  eventsSub.on('ready', onRestored);
+  if (isCluster(eventsSub)) {
+    // A master's link dropped (its sharded subscriber with it). The subscribers are set up again
+    // after every attempt to reach it, successful or not: viewers are asked to resync only once
+    // every master answers, not at each attempt while one is still down.
+    const cluster = eventsSub;
+    eventsSub.on('-node', onLost);
+    eventsSub.on('subscribersReady', () => {
+      if (!lost) return;
+      everyMasterAnswers(cluster).then((up) => up && onRestored(), () => undefined);
+    });
+  }
   return {
     follow(battleId) {
       let subscribed = followed.get(battleId);
       if (!subscribed) {
-        subscribed = eventsSub.subscribe(keys.battleLive(battleId)).then(() => undefined);
+        const channel = keys.battleLive(battleId);
+        subscribed = (sharded ? eventsSub.ssubscribe(channel) : eventsSub.subscribe(channel)).then(() => undefined);
         // A failed subscription is forgotten, so the next viewer tries again.
         subscribed.catch(() => followed.delete(battleId));
         followed.set(battleId, subscribed);

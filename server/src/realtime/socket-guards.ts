@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Ack } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import proxyaddr from 'proxy-addr';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Socket } from 'socket.io';
@@ -127,7 +127,7 @@ export const joinedRooms = (socket: Socket): number => socket.rooms.size - 1;
  * message (anyone who can publish to Redis can send it) would end the process; here its failure,
  * thrown or rejected, goes to `onError` instead.
  */
-export function guardedSubscriber(redis: Redis, onError: (err: unknown, event: string) => void): Redis {
+export function guardedSubscriber(redis: RedisClient, onError: (err: unknown, event: string) => void): RedisClient {
   type Listener = (...args: unknown[]) => unknown;
   const guarded = new WeakMap<Listener, Listener>();
   const guard = (event: string, listener: Listener): Listener => {

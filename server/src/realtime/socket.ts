@@ -8,8 +8,9 @@ import {
   findTool,
 } from '@duet/shared';
 import type { BattleMode, BattleSnapshot, ClientToServerEvents, RedisKeys, ServerToClientEvents } from '@duet/shared';
-import { createAdapter } from '@socket.io/redis-adapter';
-import type { Redis } from 'ioredis';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { Server } from 'socket.io';
@@ -41,9 +42,9 @@ export interface RealtimeDeps {
   /** Counted votes: their new win rates go to the tool's watchers. */
   events: DuetBus;
   /** Two extra connections for the Socket.IO Redis adapter and one for the events channel. */
-  adapterPub: Redis;
-  adapterSub: Redis;
-  eventsSub: Redis;
+  adapterPub: RedisClient;
+  adapterSub: RedisClient;
+  eventsSub: RedisClient;
   keys: RedisKeys;
   corsOrigins: string[];
   /** The deployment's mode: a blind one keeps answer figures back until the vote. */
@@ -85,6 +86,19 @@ function parse<S extends z.ZodType>(schema: S, payload: unknown): z.infer<S> {
 }
 
 /**
+ * The Socket.IO Redis adapter: on a Redis Cluster the sharded one (Redis 7 sharded pub/sub), else
+ * the classic one on one Redis. `static`: two channels, one shard. What crosses gateways here is
+ * only votes' win rates (battle events are relayed locally), so a channel per room (`dynamic`)
+ * would only add a subscription for every battle someone watches.
+ */
+function socketIoAdapter(deps: RealtimeDeps) {
+  const sub = guardedSubscriber(deps.adapterSub, (err, event) => deps.logger.warn({ err, event }, 'dropped a malformed Socket.IO adapter message'));
+  return isCluster(deps.adapterPub)
+    ? createShardedAdapter(deps.adapterPub, sub, { channelPrefix: deps.keys.socketIoChannel, subscriptionMode: 'static' })
+    : createAdapter(deps.adapterPub, sub, { key: deps.keys.socketIoChannel });
+}
+
+/**
  * Socket.IO on the gateway: battle rooms fed from the worker's events channel, tool rooms fed
  * by votes. Nothing a client sends can throw out of a handler: acknowledgements are called only
  * when they are functions, payloads are validated, and every failure is answered in the ack.
@@ -99,11 +113,7 @@ export async function createRealtime(deps: RealtimeDeps) {
   const io: DuetIo = new Server(deps.httpServer, {
     path: '/socket.io',
     cors: deps.corsOrigins.length ? { origin: deps.corsOrigins } : undefined,
-    adapter: createAdapter(
-      deps.adapterPub,
-      guardedSubscriber(deps.adapterSub, (err, event) => logger.warn({ err, event }, 'dropped a malformed Socket.IO adapter message')),
-      { key: deps.keys.socketIoChannel },
-    ),
+    adapter: socketIoAdapter(deps),
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
     allowRequest: (req, callback) => {
       if (!originAllowed(req, deps.corsOrigins)) return callback('origin_not_allowed', false);

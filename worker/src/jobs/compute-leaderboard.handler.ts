@@ -1,12 +1,12 @@
 import type { RedisKeys } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Db } from '../infra/db.ts';
 import { backfillAnswerStyles, countedVotes, databaseNow, speedStats, styledVotes, writeSnapshots } from '../store/leaderboard.repo.ts';
 import { leaderboardsOf, snapshotsOf, styledVotesOf } from './leaderboard-boards.ts';
 
 export interface LeaderboardDeps {
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   resamples?: number;
   seed?: number;
@@ -54,9 +54,9 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const failures: string[] = [];
     const boards = leaderboardsOf({ cells, styled, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts, failures);
     const fit = { startedAt, endedAt: Date.now() };
-    const multi = deps.redis.multi();
-    for (const board of boards) multi.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board));
-    await multi.exec();
+    // One SET per board, not one transaction: on a Redis Cluster the boards' keys sit on different
+    // shards. Each board is whole on its own, and readers read one board at a time.
+    await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board))));
     if (dirty) await deps.redis.eval(CLEAR_IF_UNCHANGED, 1, deps.keys.leaderboardDirty, dirty);
     await writeSnapshots(deps.db, snapshotsOf(boards));
     return { computed: true, votes: boards[0]?.votes ?? 0, fit, backfilled, failures };

@@ -17,9 +17,12 @@ import type { RefitResult } from './compute-leaderboard.handler.ts';
 export const ZRefitEnvSchema = z.object({
   DATABASE_URL: ZInfraEnvSchema.shape.DATABASE_URL.unwrap(),
   REDIS_URL: ZInfraEnvSchema.shape.REDIS_URL.unwrap(),
+  /** Empty: one Redis at REDIS_URL. */
+  REDIS_CLUSTER_NODES: ZInfraEnvSchema.shape.REDIS_CLUSTER_NODES,
   REDIS_PREFIX: ZInfraEnvSchema.shape.REDIS_PREFIX.unwrap(),
 });
-export type RefitEnv = z.infer<typeof ZRefitEnvSchema>;
+/** The settings as they go into the child's environment. */
+export type RefitEnv = z.input<typeof ZRefitEnvSchema>;
 
 /** The job's return value: the refit's result and the process that computed it. */
 export interface RefitJobResult extends RefitResult {
@@ -33,7 +36,7 @@ export interface RefitJobResult extends RefitResult {
 export const REFIT_NICENESS = 10;
 
 /** This process's settings, read on its first run (importing this file has no side effects). */
-let env: RefitEnv | undefined;
+let env: z.infer<typeof ZRefitEnvSchema> | undefined;
 
 export default async function computeLeaderboardProcessor(_job: SandboxedJob): Promise<RefitJobResult> {
   if (!env) {
@@ -42,7 +45,7 @@ export default async function computeLeaderboardProcessor(_job: SandboxedJob): P
   }
   const db = createDb(env.DATABASE_URL, 1, 'duet-refit');
   db.on('error', () => undefined); // a dropped idle connection must not end the process: the query using it fails
-  const redis = createRedis(env.REDIS_URL, 'duet-leaderboard-refit', { failFast: true });
+  const redis = createRedis({ url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES }, 'duet-leaderboard-refit', { failFast: true });
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails
   try {
     await redisReady(redis);

@@ -1,12 +1,12 @@
 import { LEADERBOARD_QUEUE } from '@duet/shared';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { RefitEnv, RefitJobResult } from './compute-leaderboard.processor.ts';
 
 export interface LeaderboardWorkerDeps {
   /** A BullMQ connection (`maxRetriesPerRequest: null`). */
-  connection: Redis;
+  connection: RedisClient;
   /** The BullMQ key prefix, the same as the other queues'. */
   prefix: string;
   /** What the refit's own process needs: its database, its Redis and their key prefix. */

@@ -1,14 +1,14 @@
 import { BATTLE_JOB_OPTIONS, RUN_BATTLE_JOB } from '@duet/shared';
 import type { RedisKeys, RunBattleJob } from '@duet/shared';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
 import * as repo from '../store/battle.repo.ts';
 
 export interface SweepDeps {
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   battles: Queue<RunBattleJob>;
   /** Ends a battle for good, telling its viewers. */

@@ -1,5 +1,5 @@
 import type { RedisKeys } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 
 /** Keeps the lease while it is ours; takes it back if Redis lost it (a restart); 0 if another worker has it. */
 const RENEW = `local v = redis.call('GET', KEYS[1])
@@ -20,7 +20,7 @@ export interface BattleLeases {
  * lock says the same while Redis keeps its data; the lease also survives a Redis restart (the
  * running worker writes it again), so the sweeper never hands a running battle to a second worker.
  */
-export function createBattleLeases(redis: Redis, keys: RedisKeys, owner: string, ttlMs: number): BattleLeases {
+export function createBattleLeases(redis: RedisClient, keys: RedisKeys, owner: string, ttlMs: number): BattleLeases {
   const held = new Map<string, () => void>();
   const renew = async () => {
     for (const [battleId, onLost] of held) {

@@ -1,6 +1,7 @@
 import { applySideEvent, emptySide, parseStreamEntries, STREAM_FIELD } from '@duet/shared';
 import type { BattleEvent, BattleEventOf, RedisKeys, Side } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import { retrying } from '../infra/retry.ts';
 
 /** What earlier attempts left in a battle's stream for one side. */
@@ -25,12 +26,19 @@ export interface BattlePublisher {
   resumePoint: (battleId: string) => Promise<Record<Side, ResumePoint>>;
 }
 
-/** The worker's only way to reach viewers: Redis. The gateway relays from there. */
-export function createBattlePublisher(redis: Redis, keys: RedisKeys, ttlSeconds: number, maxRetryMs = 120_000): BattlePublisher {
+/**
+ * The worker's only way to reach viewers: Redis. The gateway relays from there. The stream and
+ * the live channel of a battle share its hash tag, so on a cluster the batch goes to one shard.
+ */
+export function createBattlePublisher(redis: RedisClient, keys: RedisKeys, ttlSeconds: number, maxRetryMs = 120_000): BattlePublisher {
   let epoch = 0;
-  redis.on('close', () => {
+  const sharded = isCluster(redis);
+  const lost = () => {
     epoch += 1;
-  });
+  };
+  redis.on('close', lost);
+  // On a cluster, one master's connection dropping is enough: that master may have lost its streams.
+  if (sharded) redis.on('-node', lost);
   const publish = async (event: BattleEvent) => {
     const json = JSON.stringify(event);
     const stream = keys.battleStream(event.battleId);
@@ -40,7 +48,9 @@ export function createBattlePublisher(redis: Redis, keys: RedisKeys, ttlSeconds:
     // The stream's time to live is set when it starts (a first delta, or a reset after Redis lost
     // it) and at each end; not on every delta.
     if (event.type !== 'delta' || event.seq === 1 || event.reset) batch.expire(stream, ttlSeconds);
-    batch.publish(keys.battleLive(event.battleId), json);
+    // On a cluster a sharded channel: the message goes to the battle's shard only, not every node.
+    if (sharded) batch.spublish(keys.battleLive(event.battleId), json);
+    else batch.publish(keys.battleLive(event.battleId), json);
     const replies = await batch.exec();
     const failed = replies?.find(([err]) => err);
     if (!replies || failed) throw failed?.[0] ?? new Error('Redis discarded the batch');

@@ -1,6 +1,6 @@
 import { MODERATION_QUEUE } from '@duet/shared';
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { ModerationConfig } from '../config.ts';
 import type { Db } from '../infra/db.ts';
@@ -16,7 +16,7 @@ export const MODERATE_PENDING_JOB = 'moderate-pending';
 export interface ModerationDeps {
   db: Db;
   /** A BullMQ connection (`maxRetriesPerRequest: null`). */
-  connection: Redis;
+  connection: RedisClient;
   /** The BullMQ key prefix, the same as the other queues'. */
   prefix: string;
   logger: Logger;

@@ -1,6 +1,7 @@
 import { ALL_QUEUES, bullPrefix } from '@duet/shared';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { isCluster } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../infra/db.ts';
@@ -37,7 +38,7 @@ export interface WorkerMetrics extends BattleMetrics {
  */
 export function createWorkerMetrics(deps: {
   /** A fail-fast connection: a scrape while Redis is away answers at once, without the queues. */
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   /** The battle worker's PostgreSQL pool. */
   db: Db;
@@ -51,7 +52,7 @@ export function createWorkerMetrics(deps: {
   collectDefaultMetrics({ register: registry, prefix: 'duet_' });
 
   const queues = ALL_QUEUES.map((name) => {
-    const queue = new Queue(name, { connection: deps.redis, prefix: bullPrefix(deps.redisPrefix) });
+    const queue = new Queue(name, { connection: deps.redis, prefix: bullPrefix(deps.redisPrefix, isCluster(deps.redis)) });
     queue.on('error', (err) => deps.logger.debug({ err: err.message, queue: name }, 'queue view error'));
     return queue;
   });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkReadiness } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Db } from '../infra/db.ts';
@@ -30,7 +30,7 @@ export interface OpsServerDeps {
   port: number;
   registry: Registry;
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   /** True once the worker started to shut down. */
   draining: () => boolean;
   logger: Logger;

@@ -1,6 +1,6 @@
 import { parseStreamEntries } from '@duet/shared';
 import type { BattleEvent, RedisKeys } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 
 /** How long a battle's cancel flag outlives the request (a queued battle is checked when it starts). */
 const CANCEL_FLAG_SECONDS = 24 * 3600;
@@ -11,7 +11,7 @@ export type BattleSignals = ReturnType<typeof createBattleSignals>;
  * The gateway's side of the live link to workers, through Redis: asking the worker that runs a
  * battle to stop it, and reading what a battle's stream holds so far.
  */
-export function createBattleSignals(deps: { redis: Redis; keys: RedisKeys }) {
+export function createBattleSignals(deps: { redis: RedisClient; keys: RedisKeys }) {
   return {
     /** The flag covers a battle still waiting in the queue; the message stops a running one. */
     async requestCancel(battleId: string): Promise<void> {

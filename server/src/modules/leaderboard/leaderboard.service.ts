@@ -1,6 +1,6 @@
 import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/shared';
 import type { BoardId, Leaderboard, LeaderboardHistory, RedisKeys } from '@duet/shared';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
@@ -12,7 +12,7 @@ import type { VoteSlice } from './leaderboard.repo.ts';
 export type LeaderboardService = ReturnType<typeof createLeaderboardService>;
 
 export interface LeaderboardServiceDeps {
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   db: Db;
   logger: Logger;

@@ -1,0 +1,74 @@
+/**
+ * The one way gateway and worker open Redis: one server, or a Redis Cluster when
+ * REDIS_CLUSTER_NODES is set. Not exported from the package's index: the browser bundle
+ * imports that, and must not pull in ioredis.
+ */
+import { once } from 'node:events';
+import { Cluster, Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import type { RedisNode } from './env.ts';
+
+/** Where Redis is: one server at `url`, or the cluster of `clusterNodes` (then `url` gives only user, password and TLS). */
+export interface RedisTarget {
+  url: string;
+  clusterNodes: RedisNode[];
+}
+
+/** A connection to one Redis or to a Redis Cluster; both take the same commands. */
+export type RedisClient = Redis | Cluster;
+
+export interface RedisConnectionOptions {
+  /**
+   * Requests' connections: while Redis is unreachable commands fail at once (and any command
+   * fails after `commandTimeoutMs`), so the caller answers or moves on instead of hanging.
+   * Otherwise as BullMQ and subscribers want it (`maxRetriesPerRequest: null`: commands wait
+   * for a reconnect).
+   */
+  failFast?: boolean;
+  commandTimeoutMs?: number;
+  /** Commands issued in the same tick go out in one write. */
+  autoPipelining?: boolean;
+  /** On a cluster, a subscriber of sharded channels (SSUBSCRIBE): one connection per master. */
+  shardedSubscriber?: boolean;
+}
+
+/** Settles once a cluster's sharded subscribers know the slots (subscribing before that fails). */
+const subscribersReady = new WeakMap<Cluster, Promise<unknown>>();
+
+export function createRedisConnection(target: RedisTarget, name: string, opts: RedisConnectionOptions = {}): RedisClient {
+  const perCommand: RedisOptions = opts.failFast
+    ? { maxRetriesPerRequest: 1, commandTimeout: opts.commandTimeoutMs ?? 1_000 }
+    : { maxRetriesPerRequest: null };
+  const pipelining = opts.autoPipelining ? { enableAutoPipelining: true } : {};
+  if (target.clusterNodes.length === 0) {
+    return new Redis(target.url, { connectionName: name, ...perCommand, ...(opts.failFast ? { enableOfflineQueue: false } : {}), ...pipelining });
+  }
+  const url = new URL(target.url);
+  const cluster = new Cluster(target.clusterNodes, {
+    ...(opts.failFast ? { enableOfflineQueue: false } : {}),
+    ...pipelining,
+    shardedSubscribers: opts.shardedSubscriber ?? false,
+    redisOptions: {
+      connectionName: name,
+      ...perCommand,
+      ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+      ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+    },
+  });
+  if (opts.shardedSubscriber) subscribersReady.set(cluster, new Promise((resolve) => cluster.once('subscribersReady', resolve)));
+  return cluster;
+}
+
+/** Whether the connection is to a Redis Cluster. */
+export const isCluster = (redis: RedisClient): redis is Cluster => redis.isCluster;
+
+/** The name the connection was opened with (for logs). */
+export const connectionNameOf = (redis: RedisClient): string | undefined =>
+  isCluster(redis) ? redis.options.redisOptions?.connectionName : redis.options.connectionName;
+
+/** Waits until the connection is ready (a fail-fast connection refuses commands before that). */
+export async function redisReady(redis: RedisClient): Promise<void> {
+  if (redis.status !== 'ready') await once(redis, 'ready');
+  if (isCluster(redis)) await subscribersReady.get(redis);
+}
