@@ -6,6 +6,7 @@ import type { DuetBus } from '../events/duet-events.ts';
 import type { Db } from '../infra/db.ts';
 import { within } from '../infra/redis.ts';
 import type { DuetIo } from '../realtime/socket.ts';
+import { dbPoolGauges } from '@duet/shared/pool-metrics';
 
 /** Queue states worth watching: a growing `waiting` or `failed` is what operators act on. */
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -151,29 +152,3 @@ function queueJobsGauge(registry: Registry, queues: readonly Queue[], logger: Lo
   });
 }
 
-/**
- * The pool's connections against its budget (DB_POOL_SIZE): `waiting` above 0 for long means
- * requests queue for a connection.
- */
-function dbPoolGauges(registry: Registry, db: Db): void {
-  const registers = [registry];
-  new Gauge({ name: 'duet_db_pool_max', help: 'PostgreSQL connections this process may hold (DB_POOL_SIZE)', registers }).set(db.options.max ?? 10);
-  new Gauge({
-    name: 'duet_db_pool_connections',
-    help: 'PostgreSQL connections this process holds, by state (idle, in use)',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      this.set({ state: 'idle' }, db.idleCount);
-      this.set({ state: 'in_use' }, db.totalCount - db.idleCount);
-    },
-  });
-  new Gauge({
-    name: 'duet_db_pool_waiting',
-    help: 'Requests waiting for a free PostgreSQL connection of this process',
-    registers,
-    collect() {
-      this.set(db.waitingCount);
-    },
-  });
-}

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../infra/db.ts';
 import type { SideResult } from '../jobs/run-side.ts';
+import { dbPoolGauges } from '@duet/shared/pool-metrics';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
@@ -167,32 +168,6 @@ export function createWorkerMetrics(deps: {
   };
 }
 
-/**
- * The pool's connections against its budget (DB_POOL_SIZE): `waiting` above 0 for long means
- * queries queue for a connection.
- */
-function dbPoolGauges(registry: Registry, db: Db): void {
-  const registers = [registry];
-  new Gauge({ name: 'duet_db_pool_max', help: 'PostgreSQL connections this process may hold (DB_POOL_SIZE)', registers }).set(db.options.max ?? 10);
-  new Gauge({
-    name: 'duet_db_pool_connections',
-    help: 'PostgreSQL connections this process holds, by state (idle, in use)',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      this.set({ state: 'idle' }, db.idleCount);
-      this.set({ state: 'in_use' }, db.totalCount - db.idleCount);
-    },
-  });
-  new Gauge({
-    name: 'duet_db_pool_waiting',
-    help: 'Queries waiting for a free PostgreSQL connection of this process',
-    registers,
-    collect() {
-      this.set(db.waitingCount);
-    },
-  });
-}
 
 function withTimeout<T>(ms: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
