@@ -244,7 +244,7 @@ export default function LeaderboardPage() {
       </div>
 
       {data && !empty && !tooFew && <PairwiseMatrix board={data} scope={scope} />}
-      {history.data && <RatingHistory history={history.data} scope={scope} />}
+      {!history.isError && <RatingHistory history={history.data} scope={scope} />}
 
       <RatingsNote />
     </div>

@@ -12,12 +12,12 @@ const HUES = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', 
  * Each model's rating at the end of each day with its 95% interval as a band: a small SVG
  * (no chart library), with the same figures in a table for screen readers and keyboards.
  */
-export function RatingHistory({ history, scope }: { history: LeaderboardHistory; scope: string }) {
+export function RatingHistory({ history, scope }: { history: LeaderboardHistory | undefined; scope: string }) {
   const { t, i18n } = useTranslation('leaderboard');
   const id = useId();
   const num = useMemo(() => new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 }), [i18n.language]);
   const dayFmt = useMemo(() => new Intl.DateTimeFormat(i18n.language, { month: 'short', day: 'numeric', timeZone: 'UTC' }), [i18n.language]);
-  const days = history.days;
+  const days = useMemo(() => history?.days ?? [], [history]);
   const series = useMemo(() => {
     const byModel = new Map<string, { label: string; points: { d: number; rating: number; ciLow: number; ciHigh: number }[] }>();
     days.forEach((day, d) => {
@@ -31,13 +31,15 @@ export function RatingHistory({ history, scope }: { history: LeaderboardHistory;
   }, [days]);
 
   const headingId = `${id}-h`;
+  // While the series loads, the section already takes the room its short form needs, so nothing
+  // under it moves when the series arrives (a visitor's first look at the page stays still).
   if (days.length < 2) {
     return (
-      <section className="lb-card lb-history" aria-labelledby={headingId} data-testid="leaderboard-history">
+      <section className="lb-card lb-history" aria-labelledby={headingId} aria-busy={!history} data-testid="leaderboard-history">
         <h2 id={headingId} className="lb-h2">
           {t('history.heading')}
         </h2>
-        <p className="lb-pairs__lead">{t('history.notYet')}</p>
+        <p className="lb-pairs__lead">{history ? t('history.notYet') : t('loading')}</p>
       </section>
     );
   }
