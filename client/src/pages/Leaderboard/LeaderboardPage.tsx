@@ -243,10 +243,15 @@ export default function LeaderboardPage() {
         {data && !empty && data.style && <StyleNote coefficients={data.style} />}
       </div>
 
-      {data && !empty && !tooFew && <PairwiseMatrix board={data} scope={scope} />}
-      {!history.isError && <RatingHistory history={history.data} scope={scope} />}
-
-      <RatingsNote />
+      {/* Below the board only once it is drawn: the board's first figures then push nothing
+          that was already on screen (a layout shift). The history keeps its room while it loads. */}
+      {!isPending && (
+        <>
+          {data && !empty && !tooFew && <PairwiseMatrix board={data} scope={scope} />}
+          {!history.isError && <RatingHistory history={history.data} scope={scope} />}
+          <RatingsNote />
+        </>
+      )}
     </div>
   );
 }
