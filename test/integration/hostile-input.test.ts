@@ -809,6 +809,35 @@ describe('a gateway process facing hostile input', () => {
       fresh.disconnect();
       await expectAlive();
     }, 60_000);
+
+    it('stays up when a forged adapter request puts every socket in rooms that are not strings, and they leave', async () => {
+      // Found by the fuzz above: the adapter adds whatever `rooms` holds, and the socket's leaving
+      // then announces each of them as a deleted room.
+      const adapterKey = redisKeys(gw.prefix).socketIoChannel;
+      const viewer = await connectSocket(gw.url);
+      expect((await viewer.timeout(5_000).emitWithAck('tool:watch', { tool: 'quiz-solving' })).ok).toBe(true);
+      const publisher = new Redis(TEST_REDIS_URL);
+      const listener = new Redis(TEST_REDIS_URL);
+      let answered = false;
+      listener.on('message', (_channel: string, message: string) => {
+        if (message.includes('"requestId":"after-join"')) answered = true;
+      });
+      try {
+        await listener.subscribe(`${adapterKey}-response#/#`);
+        const forged = { uid: 'forger', type: 2, opts: { rooms: [], except: [] }, rooms: [42, { battle: 1 }, null, ['battle:x'], true] };
+        await publisher.publish(`${adapterKey}-request#/#`, JSON.stringify(forged));
+        await publisher.publish(`${adapterKey}-request#/#`, JSON.stringify({ type: 1, requestId: 'after-join', uid: 'forger' }));
+        await waitFor(() => answered || gw.exit() !== null, { what: 'the gateway to read the forged request' });
+      } finally {
+        publisher.disconnect();
+        listener.disconnect();
+      }
+      viewer.disconnect();
+      const fresh = await connectSocket(gw.url);
+      expect(await fresh.timeout(5_000).emitWithAck('tool:watch', { tool: 'math-solve' })).toEqual({ ok: true, data: { watching: 'math-solve' } });
+      fresh.disconnect();
+      await expectAlive();
+    });
   });
 });
 

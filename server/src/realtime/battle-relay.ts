@@ -101,8 +101,10 @@ export function createBattleRelay(
     }
   });
   // The last local viewer of a battle left: stop receiving its events.
-  io.of('/').adapter.on('delete-room', (room: string) => {
-    if (!room.startsWith('battle:')) return;
+  // `unknown`: a forged adapter message on Redis can make a socket join a room that is not a
+  // string (a number, an object), and this fires for it when that socket leaves.
+  io.of('/').adapter.on('delete-room', (room: unknown) => {
+    if (typeof room !== 'string' || !room.startsWith('battle:')) return;
     const battleId = room.slice('battle:'.length);
     if (!followed.delete(battleId)) return;
     const channel = keys.battleLive(battleId);
