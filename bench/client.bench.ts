@@ -12,7 +12,7 @@
  * `--build` rebuilds the client first (otherwise only when client/dist is missing); `--save` writes
  * each row's median-run report (HTML and JSON) to `<dir>`; `--root` measures another checkout (its
  * gateway and its client/dist), e.g. to compare before and after a change; `--pages` measures other
- * routes than `/` and the quiz page (comma separated paths); `--quick` is one run of
+ * routes than `/` and the quiz page (comma separated paths); `--quick` is two runs of
  * `/` and of the empty page, on mobile.
  */
 import { spawnSync } from 'node:child_process';
@@ -47,7 +47,8 @@ const { values } = parseArgs({
 });
 const ROOT = values.root ? path.resolve(values.root) : fileURLToPath(new URL('..', import.meta.url));
 const CLIENT_DIST = path.join(ROOT, 'client/dist');
-const RUNS = values.quick ? 1 : Math.max(1, Number(values.runs));
+// --quick: two runs, so that one Lighthouse run Chromium could not score still leaves a figure.
+const RUNS = values.quick ? 2 : Math.max(1, Number(values.runs));
 const PRESETS: Preset[] = values.quick ? ['mobile'] : ['mobile', 'desktop'];
 const DUET_PAGES = values.pages
   ? values.pages.split(',').map((p) => p.trim()).filter(Boolean)
@@ -87,7 +88,7 @@ async function measure(): Promise<{ targets: Target[]; chromium: string; anchor:
       ...DUET_PAGES.map((page) => ({ page, anchor: false, url: `${gateway.url}${page}`, preset, runs: [] })),
     ]);
     // A fresh browser's and gateway's first page load is slower: one unrecorded run first.
-    if (!values.quick) await runLighthouse(chromium.port, `${gateway.url}/`, 'mobile');
+    await runLighthouse(chromium.port, `${gateway.url}/`, 'mobile');
     for (let run = 1; run <= RUNS; run++) {
       for (const target of targets) {
         const t0 = performance.now();
