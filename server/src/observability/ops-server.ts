@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { errorHandler, notFoundHandler } from '../http/errors.ts';
 import { liveness } from '../http/health.ts';
+import { listen } from '@duet/shared/listen';
 
 export interface OpsServer {
   /** e.g. `http://127.0.0.1:9465`. */
@@ -31,21 +31,5 @@ export async function startOpsServer(deps: { host: string; port: number; registr
   app.use(errorHandler(deps.logger));
 
   const server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(deps.port, deps.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = deps.host === '0.0.0.0' || deps.host === '::' ? '127.0.0.1' : deps.host;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, deps.port, deps.host);
 }

@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkReadiness } from '@duet/shared';
@@ -8,6 +7,7 @@ import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Db } from '../infra/db.ts';
+import { listen } from '@duet/shared/listen';
 
 /** The gateway applies the migrations (server/migrations); the worker only needs them applied. */
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../../server/migrations', import.meta.url));
@@ -85,21 +85,5 @@ export async function startOpsServer(deps: OpsServerDeps): Promise<OpsServer> {
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(deps.port, deps.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = deps.host === '0.0.0.0' || deps.host === '::' ? '127.0.0.1' : deps.host;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, deps.port, deps.host);
 }

@@ -1,0 +1,33 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A listening HTTP server: the address to reach it at, and how to stop it. */
+export interface Listening {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts `server` on `host:port` (0: a free port) and resolves once it listens, for the gateway's
+ * and the worker's operations ports alike. The URL names a wildcard host as 127.0.0.1; closing
+ * also cuts keep-alive connections. Imported as `@duet/shared/listen`, outside the package's index.
+ */
+export async function listen(server: Server, port: number, host: string): Promise<Listening> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = (server.address() as AddressInfo).port;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
