@@ -34,6 +34,7 @@ import { createHistoryService } from './modules/history/history.service.ts';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
 import { createLeaderboardService, refitAfterCountedVotes } from './modules/leaderboard/leaderboard.service.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
+import { announceWinRates } from './modules/stats/win-rates-announcer.ts';
 import { toolsRoutes } from './modules/tools/tools.routes.ts';
 import { createFirebaseAuth } from './modules/users/firebase-auth.ts';
 import { createSessionTokens } from './modules/users/session.ts';
@@ -123,7 +124,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     logger,
     nextRefitAt: async () => (refits ? ((await refits.getJobScheduler(LEADERBOARD_SCHEDULER))?.next ?? null) : null),
   });
-  refitAfterCountedVotes(events, leaderboard);
+  const dirtyMarks = refitAfterCountedVotes(events, leaderboard, logger);
+  announceWinRates(events, stats, logger);
   const users = createUserService({
     db,
     firebase,
@@ -224,6 +226,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       await delay(Math.min(config.drainDelayMs, timeoutMs / 2));
       const left = () => Math.max(0, timeoutMs - (Date.now() - started));
       await drainWithin(httpServer, new Promise<void>((resolve) => realtime.io.close(() => resolve())), left());
+      // The last votes' mark for a refit, if one is still waiting, goes out before Redis closes.
+      dirtyMarks.flush();
       const quietly = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), delay(Math.min(1_000, left()))]);
       await quietly(queueViews.close());
       await quietly(queue.close());

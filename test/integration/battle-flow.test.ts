@@ -329,7 +329,7 @@ describe('a battle on the fake providers', () => {
       const updates: Array<{ tool: string; winRates: WinRate[] }> = [];
       watcher.on('stats:update', (u) => updates.push(u));
 
-      const before = await duet.db.pool.query('SELECT model, battles, wins, losses FROM model_stats ORDER BY model');
+      const before = await duet.db.pool.query('SELECT model, battles, wins, losses FROM model_totals ORDER BY model');
       const res = await vote(created.battleId, { winner: 'a', voteToken: created.voteToken });
       expect(res.status).toBe(200);
       const models = await sidesOf(created.battleId);
@@ -346,7 +346,7 @@ describe('a battle on the fake providers', () => {
       expect(rejoined.sides.b.stats).toEqual(res.body.sides.b.stats);
 
       const after = await duet.db.pool.query<{ model: string; battles: number; wins: number; losses: number }>(
-        'SELECT model, battles, wins, losses FROM model_stats ORDER BY model',
+        'SELECT model, battles, wins, losses FROM model_totals ORDER BY model',
       );
       const was = (m: string) => before.rows.find((r) => r.model === m) ?? { battles: 0, wins: 0, losses: 0 };
       const now = (m: string) => after.rows.find((r) => r.model === m)!;
@@ -361,7 +361,7 @@ describe('a battle on the fake providers', () => {
       const again = await vote(created.battleId, { winner: 'b', voteToken: created.voteToken });
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe('already_voted');
-      const final = await duet.db.pool.query('SELECT model, battles FROM model_stats ORDER BY model');
+      const final = await duet.db.pool.query('SELECT model, battles FROM model_totals ORDER BY model');
       expect(final.rows).toEqual(after.rows.map((r) => ({ model: r.model, battles: r.battles })));
     });
 

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_ROSTER } from '@duet/shared';
-import type { ErrorResponse, HistoryResponse, VoteResponse, Winner } from '@duet/shared';
+import pg from 'pg';
+import type { ErrorResponse, HistoryResponse, StatsUpdate, VoteResponse, Winner } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashVoteToken, newVoteToken } from '../../server/src/modules/battles/vote-token.ts';
 import { getJson } from '../helpers/api.ts';
+import { connectSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const [ATLAS, SONNET] = DEMO_ROSTER as [(typeof DEMO_ROSTER)[number], (typeof DEMO_ROSTER)[number]];
 const WINNERS: Winner[] = ['a', 'b', 'tie', 'both_bad'];
@@ -70,7 +73,7 @@ describe('votes arriving at once', () => {
   };
 
   const countersOf = async (tool: string): Promise<Counters[]> =>
-    (await duet.db.pool.query<Counters>('SELECT model, battles, wins, losses, ties, both_bad FROM model_stats WHERE tool = $1 ORDER BY model', [tool])).rows;
+    (await duet.db.pool.query<Counters>('SELECT model, battles, wins, losses, ties, both_bad FROM model_totals WHERE tool = $1 ORDER BY model', [tool])).rows;
 
   const reasonsOf = async (battles: Battle[]): Promise<Array<string | null>> =>
     (await duet.db.pool.query<{ uncounted_reason: string | null }>('SELECT uncounted_reason FROM votes WHERE battle_id = ANY ($1::uuid[])', [battles.map((b) => b.id)])).rows.map(
@@ -146,5 +149,78 @@ describe('votes arriving at once', () => {
       }
     });
     expect(await countersOf('excel-solving')).toEqual([...expected.values()]);
+  });
+
+  it('tells a tool’s watchers the latest win rates without one broadcast per vote', async () => {
+    const watcher = await connectSocket(duet.url);
+    try {
+      expect(await watcher.emitWithAck('tool:watch', { tool: 'netflix-recommend-duet' })).toEqual({ ok: true, data: { watching: 'netflix-recommend' } });
+      const updates: StatsUpdate[] = [];
+      watcher.on('stats:update', (u) => updates.push(u));
+      const battles = await Promise.all(Array.from({ length: 30 }, (_, i) => finishedBattle('netflix-recommend', { swapped: i % 2 === 1 })));
+      const results = await Promise.all(battles.map((b, i) => vote(b, 'a', `198.51.100.${i + 1}`)));
+      expect(results.map((r) => r.status)).toEqual(Array<number>(30).fill(200));
+
+      // The last update carries every vote: none is lost to the coalescing.
+      const total = (u: StatsUpdate | undefined) => u?.winRates.find((w) => w.model === ATLAS.id)?.battles;
+      await waitFor(() => total(updates.at(-1)) === 30 || undefined, { what: 'an update with all 30 votes' });
+      expect(updates.every((u) => u.tool === 'netflix-recommend')).toBe(true);
+      expect(updates[0]!.winRates.length).toBe(2);
+      // Thirty votes at once were folded into a few updates (one each before).
+      expect(updates.length).toBeLessThan(30);
+      const counters = await countersOf('netflix-recommend');
+      expect(updates.at(-1)!.winRates.map((w) => [w.model, w.battles, w.wins, w.losses]).sort()).toEqual(counters.map((c) => [c.model, c.battles, c.wins, c.losses]).sort());
+    } finally {
+      watcher.disconnect();
+    }
+  });
+
+  it('lets two votes on one tool store at once: neither waits for the other to commit', async () => {
+    const [first, second] = await Promise.all([finishedBattle('math-solve'), finishedBattle('math-solve')]);
+    // Two sessions whose votes land in different shards of the counters (as two of a gateway's
+    // pooled connections almost always do). One row per tool and model would make the second
+    // wait for the first's commit: its lock timeout would end it with an error.
+    const sessions: pg.PoolClient[] = [];
+    const pool = new pg.Pool({ connectionString: duet.db.url, max: 20 });
+    try {
+      const shards = new Set<number>();
+      while (sessions.length < 2) {
+        const client = await pool.connect();
+        const { rows } = await client.query<{ shard: number }>('SELECT pg_backend_pid() % 16 AS shard');
+        if (shards.has(rows[0]!.shard)) {
+          client.release();
+          continue;
+        }
+        shards.add(rows[0]!.shard);
+        sessions.push(client);
+      }
+      const [one, two] = sessions as [pg.PoolClient, pg.PoolClient];
+      const stats = JSON.stringify([
+        { model: ATLAS.id, label: ATLAS.label, family: ATLAS.family, wins: 1, losses: 0, ties: 0, both_bad: 0 },
+        { model: SONNET.id, label: SONNET.label, family: SONNET.family, wins: 0, losses: 1, ties: 0, both_bad: 0 },
+      ]);
+      const cast = (client: pg.PoolClient, b: Battle) =>
+        client.query<{ inserted: boolean; counted: boolean }>("SELECT inserted, counted FROM cast_vote($1, $2, 'a', NULL, $3, true, NULL, 0, $4)", [b.id, b.tool, `test:${b.id}`, stats]);
+      await one.query('BEGIN');
+      expect((await cast(one, first)).rows[0]).toEqual({ inserted: true, counted: true });
+      await two.query("SET lock_timeout = '2s'");
+      expect((await cast(two, second)).rows[0]).toEqual({ inserted: true, counted: true });
+      await one.query('COMMIT');
+    } finally {
+      for (const s of sessions) s.release();
+      await pool.end();
+    }
+    // Readers see the shards summed: one row per model, both votes in it.
+    const counters = await countersOf('math-solve');
+    expect(counters.map((c) => [c.model, c.battles, c.wins, c.losses])).toEqual(
+      [
+        [ATLAS.id, 2, 2, 0],
+        [SONNET.id, 2, 0, 2],
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+    );
+    const { rows } = await duet.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM model_stats WHERE tool = 'math-solve'");
+    expect(rows[0]!.n).toBe(4);
+    const history = await getJson<HistoryResponse>(`${duet.url}/api/tools/math-solve/history`);
+    expect(history.body.winRates.find((w) => w.model === ATLAS.id)).toMatchObject({ battles: 2, wins: 2 });
   });
 });

@@ -11,6 +11,8 @@ export interface DuetEvents {
   'vote.recorded': { battleId: string; tool: string; winner: Winner; counted: boolean; reason: UncountedReason | null };
   /** A counted vote changed a tool's win rates (and so the ratings). */
   'vote.counted': { battleId: string; tool: string; winRates: WinRate[] };
+  /** A tool's win rates as they stand after counted votes (at most a few times a second per tool). */
+  'winRates.changed': { tool: string; winRates: WinRate[] };
 }
 
 export type DuetBus = EventBus<DuetEvents>;

@@ -245,8 +245,8 @@ export async function createRealtime(deps: RealtimeDeps) {
     });
   });
 
-  // A counted vote on any gateway: its watchers of the tool, on every gateway, get the new win rates.
-  deps.events.on('vote.counted', ({ tool, winRates }) => {
+  // Counted votes on this gateway changed a tool's win rates: its watchers, on every gateway, get them.
+  deps.events.on('winRates.changed', ({ tool, winRates }) => {
     io.to(toolRoom(tool)).emit('stats:update', { tool, winRates });
   });
 

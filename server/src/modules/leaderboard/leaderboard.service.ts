@@ -1,6 +1,7 @@
 import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/shared';
 import type { BoardId, Leaderboard, LeaderboardHistory, RedisKeys } from '@duet/shared';
 import type { RedisClient } from '@duet/shared/redis-connection';
+import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
 import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
@@ -70,7 +71,21 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
   };
 }
 
-/** Every counted vote marks the ratings stale. */
-export function refitAfterCountedVotes(events: DuetBus, leaderboard: LeaderboardService): void {
-  events.on('vote.counted', () => leaderboard.markDirty());
+/**
+ * How often one gateway marks the ratings stale while counted votes keep coming: the first vote's
+ * mark is written at once, later ones are folded into one write at the end of the interval. The
+ * refit runs on a schedule anyway; a write per vote only cost Redis round trips at campaign rates.
+ */
+export const DIRTY_MARK_INTERVAL_MS = 1_000;
+
+/**
+ * Every counted vote marks the ratings stale, at most one write per `DIRTY_MARK_INTERVAL_MS`.
+ * `flush` writes a mark still waiting (on shutdown, so the last votes' refit is not left to the next vote).
+ */
+export function refitAfterCountedVotes(events: DuetBus, leaderboard: LeaderboardService, logger: Logger): { flush: () => void } {
+  const mark = throttle(() => {
+    leaderboard.markDirty().catch((err: unknown) => logger.warn({ err }, 'could not mark the leaderboard for a refit'));
+  }, DIRTY_MARK_INTERVAL_MS);
+  events.on('vote.counted', () => mark());
+  return { flush: () => mark.flush() };
 }
