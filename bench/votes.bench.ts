@@ -14,7 +14,11 @@
  * PostgreSQL, everything else). Rate limits are off; `--daily-cap` sets VOTE_DAILY_CAP (default 0,
  * as shipped).
  *
- *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--quick]
+ * `--one-tool` puts every fresh battle on one tool (a campaign on one activity: every vote adds to
+ * the same counters); `--before DIR` runs the same vote load, in the same run, against the gateway
+ * of another checkout of Duet (e.g. a worktree of an earlier commit), seeded alike.
+ *
+ *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--one-tool] [--before DIR] [--quick]
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +48,8 @@ const { values } = parseArgs({
     'read-seconds': { type: 'string', default: '10' },
     'daily-cap': { type: 'string', default: '0' },
     'log-level': { type: 'string', default: 'info' },
+    'one-tool': { type: 'boolean', default: false },
+    before: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
 });
@@ -57,16 +63,16 @@ const readMs = (quick ? 1 : Number(values['read-seconds'])) * 1000;
 // More fresh battles than the fastest vote loop could use: running out would end the window early.
 const fresh = Math.max(10_000, Math.ceil(((warmupMs + voteMs) / 1000) * 6_000));
 
-const gateway = await startGatewayProcess({
-  env: { LOG_LEVEL: values['log-level'], TRUST_PROXY: 'loopback', VOTE_DAILY_CAP: values['daily-cap'] },
-});
+const gatewayEnv = { LOG_LEVEL: values['log-level'], TRUST_PROXY: 'loopback', VOTE_DAILY_CAP: values['daily-cap'] };
+const gateway = await startGatewayProcess({ env: gatewayEnv });
+const freshTools = values['one-tool'] ? [TOOLS[TOOLS.length - 1]!.slug] : undefined;
 const pool = loadGatewayConfig(gateway.env).dbPoolSize;
 const gatewayPid = gateway.child.pid!;
 const client = new pg.Client({ connectionString: gateway.db.url });
 await client.connect();
 try {
   console.log(`seeding ${stored.toLocaleString('en')} stored votes and ${fresh.toLocaleString('en')} fresh battles…`);
-  await seedVotes(client, { stored, fresh, onStep: (step, ms) => console.log(`  ${step}: ${(ms / 1000).toFixed(1)} s`) });
+  await seedVotes(client, { stored, fresh, freshTools, onStep: (step, ms) => console.log(`  ${step}: ${(ms / 1000).toFixed(1)} s`) });
   await client.query('CREATE TABLE bench_insert_anchor (id bigserial PRIMARY KEY, battle_id uuid NOT NULL, winner text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
 
   const loop = (extra: Record<string, string>, ms: number) => ({ WARMUP_MS: String(warmupMs), DURATION_MS: String(ms), ...extra });
@@ -84,6 +90,9 @@ try {
     gatewayPid,
   );
   if (votes.result.exhausted) throw new Error('the vote load ran out of fresh battles: raise the number seeded');
+  const before = values.before ? await votesOnCheckout(values.before, (url, pid) =>
+    runMeasured<LoopResult>('bench/lib/vote-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs), pid),
+  ) : null;
   const check = await client.query<{ voted: number; counted: number; counters: number }>(
     `SELECT (SELECT count(*)::int FROM votes) - $1::int AS voted, (SELECT count(*)::int FROM votes WHERE counted) AS counted,
             (SELECT sum(battles)::int FROM model_stats) AS counters`,
@@ -131,7 +140,9 @@ try {
     pool,
     insertAnchor: { ...fig(insertAnchor.result), cpu: insertAnchor.cpu },
     httpInsertAnchor: { ...fig(httpAnchor.result), cpu: httpAnchor.cpu },
+    oneTool: values['one-tool'],
     votes: { ...fig(votes.result), cpu: votes.cpu, failures: votes.result.failures },
+    votesBefore: before ? { checkout: values.before, ...fig(before.result), cpu: before.cpu, failures: before.result.failures } : null,
     consistent,
     reads: readRounds.map((r) => ({
       concurrency: r.concurrency,
@@ -143,12 +154,13 @@ try {
   const row = (name: string, f: ReturnType<typeof fig>, cpu: CpuSplit) =>
     `| ${name} | ${f.perSecond.toLocaleString('en')} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${cpu.gateway} | ${cpu.load} | ${cpu.postgres} | ${cpu.other} |`;
   const head = '| per second | p50 ms | p99 ms | errors | gateway | load | PostgreSQL | other |\n|---|---|---|---|---|---|---|---|---|';
-  console.log(`\n${await machineLine()} · ${stored.toLocaleString('en')} votes stored · gateway pool ${pool} · daily cap ${figures.dailyCap || 'off'}`);
+  console.log(`\n${await machineLine()} · ${stored.toLocaleString('en')} votes stored · gateway pool ${pool} · daily cap ${figures.dailyCap || 'off'} · new votes on ${freshTools ? 'one tool' : 'all 13 tools'}`);
   console.log(`CPU columns: cores used over the measured window (2 = both cores busy).\n`);
   console.log(`| votes, ${concurrency} at once for ${voteMs / 1000} s ${head}`);
   console.log(row('anchor: bare `INSERT` loop, same PostgreSQL', figures.insertAnchor, insertAnchor.cpu));
   console.log(row('anchor: bare `node:http` server, one `INSERT` per POST', figures.httpInsertAnchor, httpAnchor.cpu));
   console.log(row('Duet: `POST /api/battles/:id/vote`', figures.votes, votes.cpu));
+  if (before) console.log(row(`Duet before (${values.before}): the same load`, fig(before.result), before.cpu));
   console.log(`\nDuet/anchor: ${round((figures.votes.perSecond / Math.max(1, figures.insertAnchor.perSecond)) * 100, 0)} % of the anchor's rate; counters match the counted votes: ${consistent ? 'yes' : 'NO'}`);
   if (figures.votes.errors) console.log(`vote failures: ${JSON.stringify(votes.result.failures)}`);
   for (const r of readRounds) {
@@ -162,6 +174,20 @@ try {
   await gateway.stop();
 }
 process.exit(0);
+
+/** Runs `fn` against the gateway of checkout `root`, on a database of its own seeded as this run's. */
+async function votesOnCheckout<T>(root: string, fn: (url: string, pid: number) => Promise<T>): Promise<T> {
+  const old = await startGatewayProcess({ root, env: gatewayEnv });
+  const c = new pg.Client({ connectionString: old.db.url });
+  try {
+    await c.connect();
+    await seedVotes(c, { stored, fresh, freshTools });
+    return await fn(old.url, old.child.pid!);
+  } finally {
+    await c.end();
+    await old.stop();
+  }
+}
 
 /** Runs `fn` against the bare HTTP + INSERT anchor server (a process of its own), then stops it. */
 async function withHttpInsertAnchor<T>(databaseUrl: string, poolSize: number, fn: (url: string, pid: number) => Promise<T>): Promise<T> {

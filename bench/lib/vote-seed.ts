@@ -6,10 +6,13 @@ import type pg from 'pg';
  * The votes benchmark's data, generated in PostgreSQL with `generate_series`: `stored` battles
  * with both answers and a counted vote, spread over the 13 tools and the last 60 days (1 in 50
  * flagged by moderation, 1 in 20 votes uncounted, 20,000 voters), the counters they add up to,
- * and `fresh` finished battles without a vote, each with a vote token the load process can
- * derive from its number (`freshBattle`).
+ * and `fresh` finished battles without a vote (over the 13 tools, or over `freshTools`), each with a
+ * vote token the load process can derive from its number (`freshBattle`).
  */
-export async function seedVotes(client: pg.Client, opts: { stored: number; fresh: number; onStep?: (step: string, ms: number) => void }): Promise<void> {
+export async function seedVotes(
+  client: pg.Client,
+  opts: { stored: number; fresh: number; freshTools?: readonly string[]; onStep?: (step: string, ms: number) => void },
+): Promise<void> {
   const [a, b] = DEMO_ROSTER;
   if (!a || !b) throw new Error('the demo roster has fewer than two models');
   const models = [TOOLS.map((t) => t.slug), a.id, a.label, a.family, b.id, b.label, b.family];
@@ -69,7 +72,8 @@ export async function seedVotes(client: pg.Client, opts: { stored: number; fresh
     [],
   );
   await step('fresh battles', battlesSql('fresh-', `now() - interval '1 minute'`, `'ok'`, `sha256(convert_to('${FRESH_TOKEN_PREFIX}' || i, 'UTF8'))`), [
-    ...models,
+    opts.freshTools ?? models[0],
+    ...models.slice(1),
     opts.fresh,
   ]);
   await step('fresh answers', answersSql('fresh-'), [ANSWER, opts.fresh]);
