@@ -102,22 +102,50 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, keep = RECEN
 
 /**
  * The counted votes grouped as {@link countedVotes} groups them, from the folded cells plus the
- * votes after `foldedThrough`: the same rows, without reading every vote.
+ * votes after `foldedThrough`: the same rows, without reading every vote. The four verdicts of a
+ * pairing come in one row and each model's label once (a quarter of the rows, and no label on
+ * each): at 30 models the cells are ~100,000, and reading them row by row would cost more than
+ * folding.
  */
 export async function countedCells(db: Db, foldedThrough: Date): Promise<CountedRow[]> {
-  const { rows } = await db.query<CountedRow>(
-    `SELECT tool, lang, has_image, model_a, max(label_a) AS label_a, max(family_a) AS family_a,
-            model_b, max(label_b) AS label_b, max(family_b) AS family_b, winner, sum(n)::int AS n
-       FROM (SELECT tool, lang, has_image, model_a, label_a, family_a, model_b, label_b, family_b, winner, n FROM leaderboard_cells
-             UNION ALL
-             SELECT v.tool, b.lang, b.has_image, b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, v.winner, 1
-               FROM votes v JOIN battles b ON b.id = v.battle_id
-              WHERE v.counted AND v.created_at > $1) c
-      GROUP BY tool, lang, has_image, model_a, model_b, winner`,
-    [foldedThrough],
-  );
+  const counted = `SELECT tool, lang, has_image, model_a, label_a, family_a, model_b, label_b, family_b, winner, n FROM leaderboard_cells
+                   UNION ALL
+                   SELECT v.tool, b.lang, b.has_image, b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, v.winner, 1
+                     FROM votes v JOIN battles b ON b.id = v.battle_id
+                    WHERE v.counted AND v.created_at > $1`;
+  const [cells, models] = await Promise.all([
+    db.query<[string, Language, boolean, string, string, number, number, number, number]>({
+      text: `SELECT tool, lang, has_image, model_a, model_b,
+                    sum(n) FILTER (WHERE winner = 'a')::int, sum(n) FILTER (WHERE winner = 'b')::int,
+                    sum(n) FILTER (WHERE winner = 'tie')::int, sum(n) FILTER (WHERE winner = 'both_bad')::int
+               FROM (${counted}) c
+              GROUP BY tool, lang, has_image, model_a, model_b`,
+      values: [foldedThrough],
+      rowMode: 'array',
+    }),
+    db.query<{ model: string; label: string; family: ModelFamily }>(
+      `SELECT model, max(label) AS label, max(family) AS family
+         FROM (SELECT model_a AS model, label_a AS label, family_a AS family FROM (${counted}) a
+               UNION ALL
+               SELECT model_b, label_b, family_b FROM (${counted}) b) m
+        GROUP BY model`,
+      [foldedThrough],
+    ),
+  ]);
+  const meta = new Map(models.rows.map((m) => [m.model, m]));
+  const rows: CountedRow[] = [];
+  for (const [tool, lang, hasImage, a, b, ...byVerdict] of cells.rows) {
+    const ma = meta.get(a) as { label: string; family: ModelFamily };
+    const mb = meta.get(b) as { label: string; family: ModelFamily };
+    VERDICTS.forEach((winner, k) => {
+      const n = byVerdict[k];
+      if (n) rows.push({ tool, lang, has_image: hasImage, model_a: a, label_a: ma.label, family_a: ma.family, model_b: b, label_b: mb.label, family_b: mb.family, winner, n });
+    });
+  }
   return rows;
 }
+
+const VERDICTS: readonly Winner[] = ['a', 'b', 'tie', 'both_bad'];
 
 /**
  * One counted vote with both answers' style features, as arrays (`rowMode: 'array'`, far lighter
