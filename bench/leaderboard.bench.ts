@@ -4,19 +4,27 @@
  * (a) `bootstrapIntervals` on `--votes` synthetic votes (default 1,000,000) over 30 models with a
  *     known true order: today's algorithm (bench/lib/leaderboard-per-vote.ts: every vote an entry,
  *     one PRNG draw per vote per resample) against the grouped counts the SQL hands over.
- * (b) The same number of votes stored in a test database; one stand-in battle-worker process per
- *     mode measures its event loop (a 1 ms timer) while refits go through the real BullMQ queue:
- *     today's refit inline (the anchor), the grouped refit inline, and the grouped refit off the
- *     loop in the sandboxed processor's child process (what Duet runs now).
+ * (b) The whole refit job on the same number of votes stored in a test database with their answers
+ *     (styles, speeds, both languages, some pictures), through the real BullMQ queue: the anchor
+ *     computes every figure again from every vote (the job before the folded cells), inline; Duet
+ *     runs the job in the sandboxed processor's child process. Each runs twice: cold (Duet's first
+ *     run folds every vote) and warm, after 1,000 more votes arrived. One stand-in battle-worker
+ *     process per mode measures its event loop (a 1 ms timer) meanwhile, and an idle bystander the
+ *     machine's own noise. Then the boards Duet cached are checked against a full recompute on the
+ *     same votes: the plain ones must be identical, the style-controlled ones (fitted on the most
+ *     recent votes) are measured against the fit on every vote.
  *
  *   npm run bench -- leaderboard [--votes 1000000] [--quick]
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { bootstrapIntervals, redisKeys, TOOLS } from '@duet/shared';
+import { bootstrapIntervals } from '@duet/shared';
 import type { Leaderboard, RatingInterval } from '@duet/shared';
+import { leaderboardsOf, styledVotesOf } from '../worker/src/jobs/leaderboard-boards.ts';
+import { countedVotes, RECENT_SAMPLE_VOTES, styledVotes } from '../worker/src/store/leaderboard.repo.ts';
 import { Redis } from 'ioredis';
 import { TEST_REDIS_URL } from '../test/helpers/services.ts';
 import { insertSyntheticVotes, MODELS, syntheticVotes } from '../test/helpers/synthetic-votes.ts';
@@ -59,21 +67,22 @@ Object.assign(figures, {
   meanCiWidthGrouped: round(meanWidth(grouped), 2),
 });
 
-// (b) The refit job through the queue, and the event loop of the process that consumes it.
+// (b) The whole refit job through the queue, and the event loop of the process that consumes it.
 const db = await createTestDatabase();
 const redis = new Redis(TEST_REDIS_URL);
 const prefix = `bench-${randomUUID().slice(0, 8)}`;
-const modes = ['today', 'grouped-inline', 'off-loop'] as const;
+const ADD_VOTES = 1_000;
+const modes = ['full', 'off-loop'] as const;
 const stalls = new Map<(typeof modes)[number], StallResult>();
-const boards = new Map<string, Leaderboard>();
 const bystanders = new Map<(typeof modes)[number], StallResult>();
+const strip = (b: Leaderboard) => ({ ...b, updatedAt: null, countedThrough: null, models: b.models.map((m) => ({ ...m, speed: null })) });
 try {
   const client = await db.pool.connect();
   const t0 = performance.now();
-  await insertSyntheticVotes(client, VOTES);
+  await insertSyntheticVotes(client, VOTES, { answers: true, spreadSeconds: 3600 });
   figures.insertMs = round(performance.now() - t0);
   client.release();
-  const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, RUNS: '2' };
+  const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, RUNS: '2', ADD_VOTES: String(ADD_VOTES) };
   for (const mode of modes) {
     // A bystander process measures the same timer at the same time: the machine's own noise (other
     // work shares these two cores), against which the consuming process's gaps are read.
@@ -81,34 +90,74 @@ try {
     stalls.set(mode, await runChild<StallResult>('bench/lib/leaderboard-stall.ts', { ...env, MODE: mode }).result);
     process.kill(bystander.pid, 'SIGTERM');
     bystanders.set(mode, await bystander.result);
-    const cached = await redis.get(redisKeys(prefix).leaderboard(null));
-    if (cached && mode !== 'today') boards.set(mode, JSON.parse(cached) as Leaderboard);
-    await redis.del(redisKeys(prefix).leaderboard(null));
   }
+  // Duet's last boards against every figure computed again from the same votes.
+  const cached = new Map<string, Leaderboard>();
+  for (const key of await redis.keys(`${prefix}:leaderboard:*`)) {
+    const raw = await redis.get(key);
+    const board = raw && raw.startsWith('{') ? (JSON.parse(raw) as Leaderboard) : null;
+    if (board?.control) cached.set(`${board.tool}/${board.category}/${board.control}`, board);
+  }
+  const cells = await countedVotes(db.pool);
+  const t1 = performance.now();
+  const styled = styledVotesOf(await styledVotes(db.pool));
+  // The job's own settings (100 resamples, seed 42), whatever --quick does to part (a).
+  const reference = leaderboardsOf({ cells, styled, speed: [], updatedAt: '', countedThrough: null }, { resamples: 100, seed: 42 });
+  figures.fullStyleRecomputeMs = round(performance.now() - t1);
+  let plainIdentical = reference.length > 0;
+  let styleMaxDiff = 0;
+  let styleDiffSum = 0;
+  let styleModels = 0;
+  const widthRatios: number[] = [];
+  for (const ref of reference) {
+    const mine = cached.get(`${ref.tool}/${ref.category}/${ref.control}`);
+    if (!mine) {
+      plainIdentical = false;
+      continue;
+    }
+    if (ref.control === 'none') {
+      plainIdentical &&= JSON.stringify(strip(mine)) === JSON.stringify(strip(ref));
+      continue;
+    }
+    for (const m of ref.models) {
+      const other = mine.models.find((x) => x.model === m.model);
+      if (!other) continue;
+      const d = Math.abs(other.rating - m.rating);
+      styleMaxDiff = Math.max(styleMaxDiff, d);
+      styleDiffSum += d;
+      styleModels++;
+      if (m.ciHigh > m.ciLow) widthRatios.push((other.ciHigh - other.ciLow) / (m.ciHigh - m.ciLow));
+    }
+  }
+  widthRatios.sort((x, y) => x - y);
+  Object.assign(figures, {
+    boardsIdentical: plainIdentical,
+    styleMaxRatingDiff: round(styleMaxDiff, 1),
+    styleMeanRatingDiff: round(styleDiffSum / Math.max(1, styleModels), 2),
+    styleCiWidthRatioMedian: round(widthRatios[Math.floor(widthRatios.length / 2)] ?? 0, 2),
+    recentSampleVotes: RECENT_SAMPLE_VOTES,
+  });
 } finally {
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
   await db.drop();
 }
-// The times differ between runs by nature: when the fit ran, and up to which instant votes were read.
-const withoutTime = (b: Leaderboard | undefined) => JSON.stringify({ ...b, updatedAt: null, countedThrough: null });
-figures.boardsIdentical = boards.size === 2 && withoutTime(boards.get('grouped-inline')) === withoutTime(boards.get('off-loop'));
 for (const [mode, s] of stalls) {
-  const warm = s.runs.at(-1)!;
   const key = mode.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
   Object.assign(figures, {
-    [`${key}JobMs`]: round(warm.jobMs),
-    [`${key}FitMs`]: round(warm.fitMs),
+    [`${key}JobMs`]: round(s.runs.at(-1)!.jobMs),
+    [`${key}FitMs`]: round(s.runs.at(-1)!.fitMs),
     [`${key}ColdJobMs`]: round(s.runs[0]!.jobMs),
     [`${key}MaxGapMs`]: round(s.maxGapMs),
     [`${key}P99GapMs`]: round(s.p99GapMs),
     [`${key}OtherProcess`]: s.runs.every((r) => r.pid !== s.pid),
     [`${key}BystanderMaxGapMs`]: round(bystanders.get(mode)!.maxGapMs),
     [`${key}BystanderP99GapMs`]: round(bystanders.get(mode)!.p99GapMs),
-    [`${key}StoredVotes`]: warm.votes,
+    [`${key}StoredVotes`]: s.runs.at(-1)!.votes,
   });
 }
+figures.loadavg = (await readFile('/proc/loadavg', 'utf8')).trim().split(' ').slice(0, 3).join(' ');
 
 const f = figures as Record<string, number>;
 console.log(`\n${await machineLine()} · load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} · ${VOTES.toLocaleString('en')} votes over ${MODELS} models, ${RESAMPLES} resamples`);
@@ -118,16 +167,17 @@ console.log(`| Duet: grouped counts, ${f.cells} cells (median of 3; first ${f.gr
 console.log(`| Duet, given the single votes (grouping included) | ${f.groupedFromVotesMs} | | |`);
 console.log(`\nPoint ratings, anchor vs grouped: largest difference ${f.maxRatingDiff} points.`);
 console.log(
-  `\n(b) A refit job (overall + ${TOOLS.length} tools) on ${VOTES.toLocaleString('en')} stored votes through BullMQ, twice (cold, warm): gaps between ticks of a 1 ms timer in the process consuming the queue, and in an idle bystander process at the same time\n`,
+  `\n(b) The whole refit job (36 boards, speeds, pairs) on ${VOTES.toLocaleString('en')} stored votes with their answers through BullMQ: cold, then warm after ${ADD_VOTES.toLocaleString('en')} more votes; gaps between ticks of a 1 ms timer in the process consuming the queue, and in an idle bystander process at the same time\n`,
 );
-console.log('| refit | job ms (warm) | ratings ms | longest gap ms | p99 gap ms | bystander: longest / p99 ms | ratings in another process |\n|---|---|---|---|---|---|---|');
+console.log('| refit | job ms (warm) | job ms (cold) | ratings ms | longest gap ms | p99 gap ms | bystander: longest / p99 ms | in another process |\n|---|---|---|---|---|---|---|---|');
 const row = (label: string, key: string) =>
   console.log(
-    `| ${label} | ${f[`${key}JobMs`]} | ${f[`${key}FitMs`]} | ${f[`${key}MaxGapMs`]} | ${f[`${key}P99GapMs`]} | ${f[`${key}BystanderMaxGapMs`]} / ${f[`${key}BystanderP99GapMs`]} | ${figures[`${key}OtherProcess`] ? 'yes' : 'no'} |`,
+    `| ${label} | ${f[`${key}JobMs`]} | ${f[`${key}ColdJobMs`]} | ${f[`${key}FitMs`]} | ${f[`${key}MaxGapMs`]} | ${f[`${key}P99GapMs`]} | ${f[`${key}BystanderMaxGapMs`]} / ${f[`${key}BystanderP99GapMs`]} | ${figures[`${key}OtherProcess`] ? 'yes' : 'no'} |`,
   );
-row('anchor: today, inline, votes one by one', 'today');
-row('grouped counts, inline', 'groupedInline');
-row('**Duet: grouped counts, sandboxed child process**', 'offLoop');
-console.log(`\nFirst (cold) refit: today ${f.todayColdJobMs} ms, grouped inline ${f.groupedInlineColdJobMs} ms, off-loop ${f.offLoopColdJobMs} ms (child start included). Boards identical inline and off-loop: ${figures.boardsIdentical ? 'yes' : 'NO'}. Insert: ${f.insertMs} ms.`);
+row('anchor: every figure from every vote, inline', 'full');
+row('**Duet: folded cells, recent sample, sandboxed child process**', 'offLoop');
+console.log(
+  `\nPlain boards identical to a full recompute on the same votes: ${figures.boardsIdentical ? 'yes' : 'NO'}. Style-controlled boards on the ${RECENT_SAMPLE_VOTES.toLocaleString('en')} most recent votes against the fit on every vote: largest rating difference ${f.styleMaxRatingDiff} points, mean ${f.styleMeanRatingDiff}, 95 % interval ${f.styleCiWidthRatioMedian}× as wide (median). Insert: ${f.insertMs} ms. Load average after: ${figures.loadavg}.`,
+);
 console.log(JSON.stringify(figures));
 process.exit(0);

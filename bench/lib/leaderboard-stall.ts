@@ -5,33 +5,34 @@
  * first one cold. Every battle stream this process relayed would wait out each gap.
  *
  *   MODE=off-loop        Duet now: the sandboxed processor, in a child process (leaderboard-worker.ts)
- *   MODE=grouped-inline  the grouped-count refit, on this event loop
- *   MODE=today           the anchor: the refit as it was, inline, expanding votes one by one
+ *   MODE=full            the anchor: every figure computed again from every vote (the job before
+ *                        the folded cells), on this event loop
  *   MODE=idle            a bystander: no refit, only the timer, for IDLE_MS or until SIGTERM
+ *
+ * Before each run after the first, ADD_VOTES more counted votes (with answers) are stored, as
+ * visitors would between two refits: a refit with nothing new to read is not the one that counts.
  *
  * Prints one JSON line: the gaps and each run's figures.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bullPrefix, COMPUTE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, parseEnv, rankModels, redisKeys, TOOLS } from '@duet/shared';
-import type { Comparison } from '@duet/shared';
+import { bullPrefix, COMPUTE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, parseEnv, redisKeys } from '@duet/shared';
 import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { createDb } from '../../worker/src/infra/db.ts';
-import type { Db } from '../../worker/src/infra/db.ts';
 import { createRedis, redisReady } from '../../worker/src/infra/redis.ts';
-import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
-import { countedVotes } from '../../worker/src/store/leaderboard.repo.ts';
 import { ZRefitEnvSchema } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
 import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
 import { startLeaderboardWorker } from '../../worker/src/jobs/leaderboard-worker.ts';
-import { bootstrapIntervalsPerVote } from './leaderboard-per-vote.ts';
+import { insertSyntheticVotes } from '../../test/helpers/synthetic-votes.ts';
+import { createFullRecompute } from './leaderboard-full-refit.ts';
 
 const env = parseEnv(
   ZRefitEnvSchema.extend({
-    MODE: z.enum(['off-loop', 'grouped-inline', 'today', 'idle']),
+    MODE: z.enum(['off-loop', 'full', 'idle']),
     RUNS: z.coerce.number().int().min(1).default(2),
+    ADD_VOTES: z.coerce.number().int().min(0).default(0),
     IDLE_MS: z.coerce.number().int().min(1).default(3_000),
   }),
   process.env,
@@ -57,26 +58,9 @@ export interface StallResult {
   ticks: number;
 }
 
-/** Today's refit, kept for the anchor: every counted vote expanded into an entry, each board bootstrapped per vote. */
-async function refitToday(db: Db): Promise<RefitJobResult> {
-  const rows = await countedVotes(db);
-  const startedAt = Date.now();
-  let votes = 0;
-  for (const tool of [null, ...TOOLS.map((t) => t.slug)]) {
-    const comparisons: Comparison[] = [];
-    for (const r of rows) {
-      if (tool !== null && r.tool !== tool) continue;
-      for (let i = 0; i < r.n; i++) comparisons.push({ a: r.model_a, b: r.model_b, winner: r.winner });
-    }
-    if (tool === null) votes = comparisons.length;
-    rankModels(bootstrapIntervalsPerVote(comparisons, { resamples: 100, seed: 42 }));
-  }
-  return { computed: true, votes, fit: { startedAt, endedAt: Date.now() }, pid: process.pid };
-}
-
 const delay = monitorEventLoopDelay({ resolution: 1 });
 
-/** RUNS refits through the queue, the 1 ms timer measured from each job's enqueueing to its end. */
+/** RUNS refits through the queue, the 1 ms timer measured from the first job's enqueueing to the last one's end. */
 async function measureRefits(mode: Exclude<typeof env.MODE, 'idle'>): Promise<RefitRun[]> {
   const db = createDb(env.DATABASE_URL, 2);
   const redis = createRedis({ url: env.REDIS_URL, clusterNodes: [] }, 'bench-refit', { failFast: true });
@@ -85,32 +69,37 @@ async function measureRefits(mode: Exclude<typeof env.MODE, 'idle'>): Promise<Re
   const keys = redisKeys(env.REDIS_PREFIX);
   const prefix = bullPrefix(env.REDIS_PREFIX);
   const queue = new Queue(LEADERBOARD_QUEUE, { connection, prefix });
-  const computeGrouped = createComputeLeaderboard({ db, redis, keys });
+  const fullRecompute = createFullRecompute({ db, redis, keys });
   const worker: Worker<unknown, RefitJobResult> =
     mode === 'off-loop'
       ? startLeaderboardWorker({ connection, prefix, logger: pino({ level: 'silent' }), env: refitEnv })
       : new Worker<unknown, RefitJobResult>(
           LEADERBOARD_QUEUE,
-          async () => (mode === 'today' ? refitToday(db) : { ...(await computeGrouped()), pid: process.pid }),
+          async () => ({ ...(await fullRecompute()), pid: process.pid }),
           // Inline, a long refit holds the loop past BullMQ's 30 s lock, and the job counts as
           // stalled (what the scale issue warned of): a long lock lets the anchor finish and be measured.
           { connection, prefix, concurrency: 1, lockDuration: 15 * 60_000 },
         );
   const runs: RefitRun[] = [];
+  // Enabled once for all runs: a monitor enabled again would count the time it was off as a gap.
+  delay.enable();
   for (let run = 0; run < env.RUNS; run++) {
+    if (run > 0 && env.ADD_VOTES > 0) {
+      const client = await db.connect();
+      await insertSyntheticVotes(client, env.ADD_VOTES, { answers: true }).finally(() => client.release());
+    }
     await redis.set(keys.leaderboardDirty, `bench-${run}`);
     const finished = new Promise<RefitJobResult>((resolve, reject) => {
       worker.once('completed', (_job, result) => resolve(result));
       worker.once('failed', (_job, err) => reject(err));
     });
-    delay.enable();
     const startedAt = performance.now();
     await queue.add(COMPUTE_LEADERBOARD_JOB, {}, { removeOnComplete: true, removeOnFail: true });
     const result = await finished;
     const jobMs = performance.now() - startedAt;
-    delay.disable();
     runs.push({ jobMs, fitMs: result.fit ? result.fit.endedAt - result.fit.startedAt : 0, votes: result.votes, pid: result.pid });
   }
+  delay.disable();
   await worker.close();
   await queue.close();
   await Promise.all([redis.quit(), connection.quit()]);

@@ -1,8 +1,8 @@
 import type { RedisKeys } from '@duet/shared';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Db } from '../infra/db.ts';
-import { backfillAnswerStyles, countedVotes, databaseNow, speedStats, styledVotes, writeSnapshots } from '../store/leaderboard.repo.ts';
-import { leaderboardsOf, snapshotsOf, styledVotesOf } from './leaderboard-boards.ts';
+import { backfillAnswerStyles, countedCells, databaseNow, foldCountedVotes, RECENT_SAMPLE_VOTES, recentVotes, writeSnapshots } from '../store/leaderboard.repo.ts';
+import { leaderboardsOf, snapshotsOf, speedOfRecent, styledVotesOf } from './leaderboard-boards.ts';
 
 export interface LeaderboardDeps {
   db: Db;
@@ -12,6 +12,10 @@ export interface LeaderboardDeps {
   seed?: number;
   /** Whether to fit the style-controlled boards too (default true). */
   styleControl?: boolean;
+  /** How old a vote must be to be folded into the stored cells for good (default FOLD_LAG_MS). */
+  foldLagMs?: number;
+  /** The most recent votes the style-controlled ratings and the speed figures come from (default RECENT_SAMPLE_VOTES). */
+  recentVotes?: number;
 }
 
 /** What one run of the refit did. */
@@ -33,8 +37,10 @@ const CLEAR_IF_UNCHANGED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return
 
 /**
  * Recomputes every leaderboard (overall, per tool and per category, plain and style-controlled)
- * from the counted votes and caches them in Redis, when a vote arrived since the last time (or
- * nothing is cached yet), then keeps today's snapshot of each in PostgreSQL. The fit is CPU-bound
+ * and caches them in Redis, when a vote arrived since the last time (or
+ * nothing is cached yet), then keeps today's snapshot of each in PostgreSQL. The plain boards count every counted vote,
+ * from cells kept up to date by each run (foldCountedVotes); the style-controlled ratings and the
+ * speed figures come from the most recent votes (RECENT_SAMPLE_VOTES). The fit is CPU-bound
  * for as long as it runs: the job runs it in a process of its own
  * (compute-leaderboard.processor.ts), never on the battles' event loop.
  */
@@ -47,12 +53,19 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const backfilled = deps.styleControl === false ? 0 : await backfillAnswerStyles(deps.db);
     // Read before the votes: a vote stored after this instant is reported as pending.
     const countedThrough = (await databaseNow(deps.db)).toISOString();
-    const cells = await countedVotes(deps.db);
-    const styled = deps.styleControl === false ? null : styledVotesOf(await styledVotes(deps.db));
-    const speed = await speedStats(deps.db, cells.reduce((sum, r) => sum + r.n, 0));
+    // The votes old enough are added to the stored cells once; the newer ones are read as they are,
+    // so the boards hold every counted vote, exactly as an aggregation of all of them would.
+    const limit = deps.recentVotes ?? RECENT_SAMPLE_VOTES;
+    const foldedThrough = await foldCountedVotes(deps.db, deps.foldLagMs, limit);
+    const cells = await countedCells(deps.db, foldedThrough);
+    const votes = cells.reduce((sum, r) => sum + r.n, 0);
+    const recent = await recentVotes(deps.db, foldedThrough, limit);
+    const styled = deps.styleControl === false ? null : styledVotesOf(recent);
+    const speed = speedOfRecent(recent);
     const startedAt = Date.now();
     const failures: string[] = [];
-    const boards = leaderboardsOf({ cells, styled, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts, failures);
+    const data = { cells, styled, speed, styleSampled: votes > recent.length, updatedAt: new Date(startedAt).toISOString(), countedThrough };
+    const boards = leaderboardsOf(data, opts, failures);
     const fit = { startedAt, endedAt: Date.now() };
     // One SET per board, not one transaction: on a Redis Cluster the boards' keys sit on different
     // shards. Each board is whole on its own, and readers read one board at a time.

@@ -36,6 +36,118 @@ export async function countedVotes(db: Db): Promise<CountedRow[]> {
 }
 
 /**
+ * How old a counted vote must be before the refit folds it into leaderboard_cells for good. A vote's
+ * time is its transaction's start: a vote still committing when the refit reads is not visible yet,
+ * and once the watermark has passed its time it would never be folded. Every vote path is one
+ * short statement (cast_vote), so one that commits more than this after it started is not expected;
+ * votes newer than this are read from the votes on every refit until they are old enough.
+ */
+export const FOLD_LAG_MS = 10_000;
+
+/**
+ * Adds the counted votes older than `lagMs` and not folded yet to leaderboard_cells and moves the
+ * watermark up to them, in one transaction (two refits never fold the same votes: the second waits
+ * for the first's lock, then starts from its watermark). The newest `keep` folded votes are kept in
+ * leaderboard_recent_votes with their styles and speeds. Returns the watermark.
+ */
+export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, keep = RECENT_SAMPLE_VOTES): Promise<Date> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`INSERT INTO leaderboard_fold (folded_through) VALUES ('-infinity') ON CONFLICT (id) DO NOTHING`);
+    const { rows } = await client.query<{ from: Date; through: Date }>(
+      `SELECT folded_through AS from, greatest(folded_through, now() - make_interval(secs => $1::float8 / 1000)) AS through
+         FROM leaderboard_fold FOR UPDATE`,
+      [lagMs],
+    );
+    const { from, through } = rows[0] as { from: Date; through: Date };
+    await client.query(
+      `INSERT INTO leaderboard_cells AS c (tool, lang, has_image, model_a, model_b, winner, label_a, family_a, label_b, family_b, n)
+       SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, max(b.label_a), max(b.family_a), max(b.label_b), max(b.family_b), count(*)
+         FROM votes v JOIN battles b ON b.id = v.battle_id
+        WHERE v.counted AND v.created_at > $1 AND v.created_at <= $2
+        GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner
+       ON CONFLICT (tool, lang, has_image, model_a, model_b, winner) DO UPDATE SET
+         n = c.n + EXCLUDED.n, label_a = greatest(c.label_a, EXCLUDED.label_a), family_a = greatest(c.family_a, EXCLUDED.family_a),
+         label_b = greatest(c.label_b, EXCLUDED.label_b), family_b = greatest(c.family_b, EXCLUDED.family_b)`,
+      [from, through],
+    );
+    // Only the newest `keep` of the votes folded now can be among the newest `keep` of all.
+    await client.query(
+      `INSERT INTO leaderboard_recent_votes (voted_at, battle_id, tool, lang, has_image, model_a, model_b, winner, style, model_sa, model_sb, speed)
+       SELECT v.created_at, v.battle_id, v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, ${STYLE_ARRAY}, sa.model, sb.model, ${SPEED_ARRAY}
+         FROM (SELECT battle_id, tool, winner, created_at FROM votes
+                WHERE counted AND created_at > $1 AND created_at <= $2
+                ORDER BY created_at DESC, battle_id DESC LIMIT $3) v
+         ${ANSWERS_OF_VOTE}
+       ON CONFLICT DO NOTHING`,
+      [from, through, keep],
+    );
+    await client.query(
+      `DELETE FROM leaderboard_recent_votes
+        WHERE (voted_at, battle_id) < (SELECT voted_at, battle_id FROM leaderboard_recent_votes
+                                         ORDER BY voted_at DESC, battle_id DESC OFFSET $1 - 1 LIMIT 1)`,
+      [keep],
+    );
+    await client.query('UPDATE leaderboard_fold SET folded_through = $1', [through]);
+    await client.query('COMMIT');
+    return through;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The counted votes grouped as {@link countedVotes} groups them, from the folded cells plus the
+ * votes after `foldedThrough`: the same rows, without reading every vote. The four verdicts of a
+ * pairing come in one row and each model's label once (a quarter of the rows, and no label on
+ * each): at 30 models the cells are ~100,000, and reading them row by row would cost more than
+ * folding.
+ */
+export async function countedCells(db: Db, foldedThrough: Date): Promise<CountedRow[]> {
+  const counted = `SELECT tool, lang, has_image, model_a, label_a, family_a, model_b, label_b, family_b, winner, n FROM leaderboard_cells
+                   UNION ALL
+                   SELECT v.tool, b.lang, b.has_image, b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, v.winner, 1
+                     FROM votes v JOIN battles b ON b.id = v.battle_id
+                    WHERE v.counted AND v.created_at > $1`;
+  const [cells, models] = await Promise.all([
+    db.query<[string, Language, boolean, string, string, number, number, number, number]>({
+      text: `SELECT tool, lang, has_image, model_a, model_b,
+                    sum(n) FILTER (WHERE winner = 'a')::int, sum(n) FILTER (WHERE winner = 'b')::int,
+                    sum(n) FILTER (WHERE winner = 'tie')::int, sum(n) FILTER (WHERE winner = 'both_bad')::int
+               FROM (${counted}) c
+              GROUP BY tool, lang, has_image, model_a, model_b`,
+      values: [foldedThrough],
+      rowMode: 'array',
+    }),
+    db.query<{ model: string; label: string; family: ModelFamily }>(
+      `SELECT model, max(label) AS label, max(family) AS family
+         FROM (SELECT model_a AS model, label_a AS label, family_a AS family FROM (${counted}) a
+               UNION ALL
+               SELECT model_b, label_b, family_b FROM (${counted}) b) m
+        GROUP BY model`,
+      [foldedThrough],
+    ),
+  ]);
+  const meta = new Map(models.rows.map((m) => [m.model, m]));
+  const rows: CountedRow[] = [];
+  for (const [tool, lang, hasImage, a, b, ...byVerdict] of cells.rows) {
+    const ma = meta.get(a) as { label: string; family: ModelFamily };
+    const mb = meta.get(b) as { label: string; family: ModelFamily };
+    VERDICTS.forEach((winner, k) => {
+      const n = byVerdict[k];
+      if (n) rows.push({ tool, lang, has_image: hasImage, model_a: a, label_a: ma.label, family_a: ma.family, model_b: b, label_b: mb.label, family_b: mb.family, winner, n });
+    });
+  }
+  return rows;
+}
+
+const VERDICTS: readonly Winner[] = ['a', 'b', 'tie', 'both_bad'];
+
+/**
  * One counted vote with both answers' style features, as arrays (`rowMode: 'array'`, far lighter
  * than an object per vote): tool, lang, has_image, model_a, model_b, winner, then the five
  * features of side a and the five of side b, in the order of STYLE_FEATURES.
@@ -60,6 +172,66 @@ export async function styledVotes(db: Db): Promise<StyledRow[]> {
     rowMode: 'array',
   });
   return rows;
+}
+
+/**
+ * The most recent counted votes the style-controlled ratings and the speed figures read at most.
+ * Both need each vote with its answers, which no count per cell can stand for: reading a million
+ * of them costs seconds, these a fixed few hundred milliseconds at most whatever the votes.
+ */
+export const RECENT_SAMPLE_VOTES = 20_000;
+
+/** Speed columns of one answer: model, ttft_ms, duration_ms, output_tokens, characters (all null: no answer). */
+type AnswerSpeed = [string | null, number | null, number | null, number | null, number | null];
+
+/**
+ * One of the most recent counted votes: a {@link StyledRow} (tool, lang, has_image, model_a,
+ * model_b, winner, the ten style features), then the speed columns of answer a and of answer b.
+ */
+export type RecentRow = [...StyledRow, ...AnswerSpeed, ...AnswerSpeed];
+
+const STYLE_COLUMNS = ['length', 'headers', 'list_items', 'bold', 'code_blocks'];
+/** A vote's ten style features as leaderboard_recent_votes keeps them (answers `sa` and `sb`). */
+const STYLE_ARRAY = `ARRAY[${['sa', 'sb'].flatMap((t) => STYLE_COLUMNS.map((f) => `coalesce(${t}.style_${f}, 0)`)).join(', ')}]`;
+/** Its answers' speeds: ttft, duration, output tokens and characters of a, then of b. */
+const SPEED_ARRAY = `ARRAY[${['sa', 'sb']
+  .flatMap((t) => [`${t}.ttft_ms`, `${t}.duration_ms`, `${t}.output_tokens`, `coalesce(${t}.style_length, char_length(${t}.text))`])
+  .join(', ')}]`;
+/**
+ * A vote's battle and answers, looked up one vote at a time (LIMIT 1 keeps each a lookup by key:
+ * joined plainly, the planner may read every battle and answer to hash them for a few votes).
+ */
+const ANSWERS_OF_VOTE = `CROSS JOIN LATERAL (SELECT lang, has_image, model_a, model_b FROM battles WHERE id = v.battle_id LIMIT 1) b
+         LEFT JOIN LATERAL (SELECT * FROM answers WHERE battle_id = v.battle_id AND side = 'a' LIMIT 1) sa ON true
+         LEFT JOIN LATERAL (SELECT * FROM answers WHERE battle_id = v.battle_id AND side = 'b' LIMIT 1) sb ON true`;
+
+/**
+ * The `limit` most recent counted votes with their answers' styles and speeds, oldest first (the
+ * order {@link styledVotes} reads every vote in, so with fewer votes than `limit` the style fits
+ * see exactly what they saw reading every vote): the folded ones from leaderboard_recent_votes,
+ * the ones after `foldedThrough` from the votes.
+ */
+export async function recentVotes(db: Db, foldedThrough: Date, limit = RECENT_SAMPLE_VOTES): Promise<RecentRow[]> {
+  const { rows } = await db.query<[string, Language, boolean, string, string, Winner, number[], string | null, string | null, (number | null)[]]>({
+    text: `SELECT tool, lang, has_image, model_a, model_b, winner, style, model_sa, model_sb, speed
+             FROM (SELECT * FROM (SELECT voted_at, battle_id, tool, lang, has_image, model_a, model_b, winner, style, model_sa, model_sb, speed
+                                    FROM leaderboard_recent_votes WHERE voted_at <= $1
+                                   ORDER BY voted_at DESC, battle_id DESC LIMIT $2) folded
+                   UNION ALL
+                   SELECT v.created_at, v.battle_id, v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, ${STYLE_ARRAY}, sa.model, sb.model, ${SPEED_ARRAY}
+                     FROM (SELECT battle_id, tool, winner, created_at FROM votes WHERE counted AND created_at > $1
+                            ORDER BY created_at DESC, battle_id DESC LIMIT $2) v
+                     ${ANSWERS_OF_VOTE}
+                    ORDER BY 1 DESC, 2 DESC LIMIT $2) r
+            ORDER BY voted_at, battle_id`,
+    values: [foldedThrough, limit],
+    rowMode: 'array',
+  });
+  return rows.map(([tool, lang, hasImage, a, b, winner, style, modelA, modelB, speed]) => [
+    tool, lang, hasImage, a, b, winner, ...style,
+    modelA, speed[0] ?? null, speed[1] ?? null, speed[2] ?? null, speed[3] ?? null,
+    modelB, speed[4] ?? null, speed[5] ?? null, speed[6] ?? null, speed[7] ?? null,
+  ] as RecentRow);
 }
 
 /**
