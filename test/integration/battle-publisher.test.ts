@@ -61,6 +61,17 @@ describe('battle publisher', () => {
     sub.disconnect();
   });
 
+  it('sends the events of several battles published in the same turn in one command', async () => {
+    const publisher = createBattlePublisher(live, keys, 600);
+    const battles = [randomUUID(), randomUUID(), randomUUID()];
+    await Promise.all(battles.map((battleId) => publisher.publish({ type: 'delta', battleId, side: 'a', seq: 2, text: 'x' })));
+    const mentions = (args: string[]) => battles.filter((id) => args.some((a) => a.includes(id))).length;
+    await waitFor(() => seen.some((args) => mentions(args) > 0) || undefined, { timeoutMs: 5_000 });
+    const commands = seen.filter((args) => /^eval/i.test(args[0] ?? '') && mentions(args) > 0);
+    expect(commands).toHaveLength(1);
+    expect(mentions(commands[0]!)).toBe(3);
+  });
+
   it('keeps each battle\'s events in order when many battles publish in the same turn', async () => {
     const publisher = createBattlePublisher(live, keys, 600);
     const battles = Array.from({ length: 20 }, () => randomUUID());
