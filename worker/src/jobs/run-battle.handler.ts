@@ -65,8 +65,6 @@ export class RunStopped extends Error {
  */
 export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
   return async function runBattle(battleId, signals) {
-    const pace = deps.paceStart ?? (() => Promise.resolve());
-    await pace();
     const log = deps.logger.child({ battleId });
     const battle = await repo.loadBattle(deps.db, battleId);
     if (!battle) {
@@ -91,8 +89,9 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
     const onCancel = () => cancelled.abort();
     signals.cancel.addEventListener('abort', onCancel, { once: true });
     if (signals.cancel.aborted || cancelledBefore) cancelled.abort();
-    // The costliest step of a start, two provider requests, waits its turn too.
-    await pace();
+    // The costliest step of a start, two provider requests, waits its turn: the first tokens of
+    // battles already running are handled first. The reads before it are I/O and interleave anyway.
+    await deps.paceStart?.();
     const halt = AbortSignal.any([cancelled.signal, signals.stop]);
     const keep = <T>(what: string, fn: () => Promise<T>) =>
       retrying(fn, {
