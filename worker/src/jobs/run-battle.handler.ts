@@ -31,9 +31,7 @@ export interface RunBattleDeps {
   afterStored?: (battleId: string) => Promise<void>;
   /** Per model: how each answer went, and provider errors. */
   metrics?: BattleMetrics;
-  /**
-   * Resolves when this battle may take its next start step (see `createStartPacer`). Default: at once.
-   */
+  /** Resolves when this battle may send its provider requests (see `createStartPacer`). Default: at once. */
   paceStart?: () => Promise<void>;
 }
 
