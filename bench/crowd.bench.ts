@@ -7,7 +7,10 @@
  * /proc) against the anchor reader's, peak memory per process, and PostgreSQL connection errors.
  * Writes the curve as docs/crowd.svg (not with --quick).
  *
- *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--quick]
+ * `--before <checkout>` also runs that checkout's gateway and workers at each level, right after
+ * this one's, against the same anchor: a before/after comparison from one run (no chart then).
+ *
+ *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--before ../main] [--quick]
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +18,7 @@ import { parseArgs } from 'node:util';
 import type { AnchorResult, DuetRun } from './lib/duet-run.ts';
 import { runAnchor, runDuet } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
+import { nodeArgsFromEnv } from '../test/helpers/gateway-process.ts';
 import { crowdChart } from './lib/chart.ts';
 import { machineLine, pct, round } from './lib/stats.ts';
 
@@ -22,6 +26,7 @@ const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '50,200,500,1000' },
     workers: { type: 'string', default: '2' },
+    before: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
 });
@@ -31,6 +36,7 @@ const scenario = { text: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '
 
 interface Level {
   battles: number;
+  checkout: 'this' | 'before';
   anchor: AnchorResult;
   duet: DuetRun;
 }
@@ -40,15 +46,20 @@ for (const battles of levels) {
   const fake = await spawnFake(scenario);
   try {
     const anchor = await runAnchor(fake, battles * 2);
-    const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1 });
-    rows.push({ battles, anchor, duet });
+    const checkouts = values.before ? (['this', 'before'] as const) : (['this'] as const);
+    for (const checkout of checkouts) {
+      const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1, root: checkout === 'before' ? values.before : undefined });
+      rows.push({ battles, checkout, anchor, duet });
+      if (nodeArgsFromEnv().length) console.log(`profile window (${checkout}, ${battles} battles): ${JSON.stringify(duet.window)}`);
+    }
   } finally {
     await fake.stop();
   }
 }
 
-const figures = rows.map(({ battles, anchor, duet }) => ({
+const figures = rows.map(({ battles, checkout, anchor, duet }) => ({
   battles,
+  checkout,
   finished: duet.finished,
   voted: duet.voted,
   anchorLagP50Ms: round(pct(anchor.lags, 50)),
@@ -69,17 +80,18 @@ const figures = rows.map(({ battles, anchor, duet }) => ({
 }));
 
 console.log(`\n${await machineLine()} · 1 gateway + ${workers} workers · 120 tokens per side at 30 tokens/s`);
+const label = (f: (typeof figures)[number]) => (values.before ? `${f.battles} (${f.checkout})` : String(f.battles));
 console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | CPU µs per token (gateway + workers) | anchor µs per token | ratio | peak RSS gateway / workers (MB) | DB connection errors |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const f of figures) {
   console.log(
-    `| ${f.battles} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
+    `| ${label(f)} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
   );
 }
 for (const f of figures.filter((l) => Object.keys(l.failures).length > 0)) {
   console.log(`${f.battles} battles: ${f.battles - f.finished} not finished; refusals and failures: ${JSON.stringify(f.failures)}`);
 }
-if (!values.quick) {
+if (!values.quick && !values.before) {
   const out = fileURLToPath(new URL('../docs/crowd.svg', import.meta.url));
   writeFileSync(out, crowdChart(figures));
   console.log(`\nchart: docs/crowd.svg`);

@@ -4,15 +4,25 @@
  * a Socket.IO viewer, next to the anchor from the same run: the same fake server read directly
  * with the OpenAI SDK (two streams per battle). Overhead = Duet's first-token lag − the anchor's.
  *
- *   npm run bench -- overhead [--battles 200] [--workers 2] [--quick]
+ * `--before <checkout>` also runs that checkout's gateway and workers, right after this one's,
+ * against the same anchor: a before/after comparison from one run.
+ *
+ *   npm run bench -- overhead [--battles 200] [--workers 2] [--before ../main] [--quick]
  */
 import { parseArgs } from 'node:util';
+import { nodeArgsFromEnv } from '../test/helpers/gateway-process.ts';
+import type { DuetRun } from './lib/duet-run.ts';
 import { runAnchor, runDuet } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { machineLine, pct, round } from './lib/stats.ts';
 
 const { values } = parseArgs({
-  options: { battles: { type: 'string', default: '200' }, workers: { type: 'string', default: '2' }, quick: { type: 'boolean', default: false } },
+  options: {
+    battles: { type: 'string', default: '200' },
+    workers: { type: 'string', default: '2' },
+    before: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+  },
 });
 const battles = values.quick ? 10 : Number(values.battles);
 const workers = Number(values.workers);
@@ -20,10 +30,15 @@ const scenario = { text: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '
 
 const fake = await spawnFake(scenario);
 const anchor = await runAnchor(fake, battles * 2);
-const duet = await runDuet({ fake, battles, workers, loaders: battles > 100 ? 2 : 1 });
+const runs: Array<{ checkout: 'this' | 'before'; duet: DuetRun }> = [];
+for (const checkout of values.before ? (['this', 'before'] as const) : (['this'] as const)) {
+  const duet = await runDuet({ fake, battles, workers, loaders: battles > 100 ? 2 : 1, root: checkout === 'before' ? values.before : undefined });
+  runs.push({ checkout, duet });
+  if (nodeArgsFromEnv().length) console.log(`profile window (${checkout}): ${JSON.stringify(duet.window)}`);
+}
 await fake.stop();
 
-const figures = {
+const figuresOf = (duet: DuetRun) => ({
   battles,
   workers,
   anchorFirstP50Ms: round(pct(anchor.firstLags, 50)),
@@ -35,12 +50,20 @@ const figures = {
   firstMeasured: duet.firstLags.length,
   firstMissed: duet.firstMissed,
   finished: duet.finished,
-};
+  cpuMsPerBattle: round(duet.duetCpuMs / battles, 2),
+});
+const all = runs.map((r) => ({ checkout: r.checkout, ...figuresOf(r.duet) }));
+const figures = all[0]!;
+const name = (checkout: string) => (values.before ? ` (${checkout === 'this' ? 'this checkout' : values.before})` : '');
 console.log(`\n${await machineLine()} · ${battles} battles at once, 1 gateway + ${workers} workers`);
 console.log('\n| first token: delivery lag (ms) | p50 | p99 |\n|---|---|---|');
 console.log(`| anchor: the fake server read directly (${battles * 2} streams) | ${figures.anchorFirstP50Ms} | ${figures.anchorFirstP99Ms} |`);
-console.log(`| Duet: fake server → worker → Redis → gateway → Socket.IO viewer | ${figures.duetFirstP50Ms} | ${figures.duetFirstP99Ms} |`);
-console.log(`| **overhead** (Duet − anchor) | **${figures.overheadP50Ms}** | **${figures.overheadP99Ms}** |`);
-console.log(`\n${duet.finished}/${battles} battles finished; first tokens measured on ${figures.firstMeasured} sides (${duet.firstMissed} already in the snapshot at join)`);
-console.log(JSON.stringify(figures));
+for (const f of all) {
+  console.log(`| Duet${name(f.checkout)}: fake server → worker → Redis → gateway → Socket.IO viewer | ${f.duetFirstP50Ms} | ${f.duetFirstP99Ms} |`);
+  console.log(`| **overhead**${name(f.checkout)} (Duet − anchor) | **${f.overheadP50Ms}** | **${f.overheadP99Ms}** |`);
+}
+for (const f of all) {
+  console.log(`\n${name(f.checkout).trim() || 'Duet'}: ${f.finished}/${battles} battles finished; first tokens measured on ${f.firstMeasured} sides (${f.firstMissed} already in the snapshot at join); CPU ${f.cpuMsPerBattle} ms per battle (gateway + workers)`);
+}
+console.log(JSON.stringify(values.before ? { ...figures, before: all[1] } : figures));
 process.exit(0);

@@ -4,6 +4,9 @@ import { runChild } from './child.ts';
 import type { FakeProcess } from './fake.ts';
 import { cpuMs, watchPeakRss } from './proc.ts';
 
+/** Now on CLOCK_MONOTONIC in µs: the clock V8 stamps `.cpuprofile` samples with. */
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
 export interface LoadResult {
   battles: number;
   finished: number;
@@ -34,6 +37,8 @@ export interface DuetRun extends LoadResult {
   idleGatewaysCpuMs: number[];
   /** Lines about PostgreSQL refusing connections, in every process's log. */
   dbConnectionErrors: number;
+  /** The measured window on the machine's monotonic clock (µs, as a `.cpuprofile` counts), and who ran in it. */
+  window: { startUs: number; endUs: number; gatewayPid: number; workerPids: number[] };
 }
 
 /** The fake server's two models as Duet's roster, over the OpenAI-compatible protocol. */
@@ -62,8 +67,11 @@ export async function runDuet(opts: {
   env?: Record<string, string>;
   /** Extra gateway processes that join the same Redis and PostgreSQL but get no viewer. */
   idleGateways?: number;
+  /** The checkout whose gateway and workers run (default: this one): a before/after comparison in one run. */
+  root?: string | undefined;
 }): Promise<DuetRun> {
   const gateway = await startGatewayProcess({
+    root: opts.root,
     env: {
       ...fakeModelsEnv(opts.fake),
       // A crowd from one machine: the per-address and per-socket limits are not under test here.
@@ -77,13 +85,14 @@ export async function runDuet(opts: {
   const idle = await Promise.all(Array.from({ length: opts.idleGateways ?? 0 }, () => startGatewayProcess({ joining: gateway })));
   const perWorker = Math.ceil(opts.battles / opts.workers);
   const workers = Array.from({ length: opts.workers }, () =>
-    spawnWorkerProcess({ ...gateway.env, WORKER_CONCURRENCY: String(perWorker), LOG_LEVEL: 'warn', ...opts.env }),
+    spawnWorkerProcess({ ...gateway.env, WORKER_CONCURRENCY: String(perWorker), LOG_LEVEL: 'warn', ...opts.env }, { root: opts.root }),
   );
   try {
     await Promise.all(workers.map((w) => w.ready));
     const pids = { gateway: gateway.child.pid!, workers: workers.map((w) => w.child.pid!) };
     const rss = watchPeakRss([pids.gateway, ...pids.workers]);
     const idlePids = idle.map((g) => g.child.pid!);
+    const startUs = monotonicUs();
     const cpu0 = { gateway: cpuMs(pids.gateway), workers: pids.workers.map(cpuMs), idle: idlePids.map(cpuMs) };
     const per = Math.ceil(opts.battles / opts.loaders);
     const loads = Array.from({ length: opts.loaders }, (_, i) =>
@@ -99,6 +108,7 @@ export async function runDuet(opts: {
       }
       throw err;
     });
+    const endUs = monotonicUs();
     const gatewayCpuMs = cpuMs(pids.gateway) - cpu0.gateway;
     const idleGatewaysCpuMs = idlePids.map((pid, i) => cpuMs(pid) - (cpu0.idle[i] ?? 0));
     const workersCpuMs = pids.workers.reduce((n, pid, i) => n + cpuMs(pid) - (cpu0.workers[i] ?? 0), 0);
@@ -126,6 +136,7 @@ export async function runDuet(opts: {
       peakRssMb: { gateway: peak.get(pids.gateway) ?? 0, workers: pids.workers.map((p) => peak.get(p) ?? 0) },
       idleGatewaysCpuMs,
       dbConnectionErrors: (logs.match(/too many clients|remaining connection slots/gi) ?? []).length,
+      window: { startUs, endUs, gatewayPid: pids.gateway, workerPids: pids.workers },
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nodeArgsFromEnv } from './gateway-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,10 +16,17 @@ export interface WorkerProcess {
   stop: () => Promise<void>;
 }
 
+export interface WorkerProcessOptions {
+  /** The checkout whose `worker/src/main.ts` runs (default: this one), e.g. to compare before and after a change. */
+  root?: string | undefined;
+  /** Arguments for `node` before the script (e.g. `--cpu-prof`); default: `DUET_NODE_ARGS`, split on spaces. */
+  nodeArgs?: string[];
+}
+
 /** Runs `worker/src/main.ts` as its own process, exactly as `npm start` does. */
-export function spawnWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
-    cwd: ROOT,
+export function spawnWorkerProcess(env: Record<string, string>, opts: WorkerProcessOptions = {}): WorkerProcess {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? nodeArgsFromEnv()), '--import', 'tsx', 'worker/src/main.ts'], {
+    cwd: opts.root ?? ROOT,
     // A free port for its metrics unless `env` names one: several workers run on one machine.
     env: { ...process.env, WORKER_HTTP_PORT: '0', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

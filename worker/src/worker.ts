@@ -19,7 +19,7 @@ import type { WorkerConfig } from './config.ts';
 import { createDb } from './infra/db.ts';
 import { createRedis, isCluster, redisReady } from './infra/redis.ts';
 import { startLeaderboardWorker } from './jobs/leaderboard-worker.ts';
-import { closeBattle, createRunBattleHandler, providerLookup, RunStopped } from './jobs/run-battle.handler.ts';
+import { closeBattle, createRunBattleHandler, createStartPacer, providerLookup, RunStopped } from './jobs/run-battle.handler.ts';
 import { createSweepBattles } from './jobs/sweep-battles.handler.ts';
 import { createBattleLeases } from './live/battle-leases.ts';
 import { createBattlePublisher } from './live/battle-publisher.ts';
@@ -59,13 +59,15 @@ export async function startWorker(
   const redis = createRedis(target, 'duet-worker', { failFast: true });
   const cancelSub = createRedis(target, 'duet-worker-cancel');
   const bullConnection = createRedis(target, 'duet-worker-bull');
-  for (const r of [redis, cancelSub, bullConnection]) r.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
+  // Battle events and leases: a connection BullMQ never touches (see `createBattlePublisher`).
+  const live = createRedis(target, 'duet-worker-live', { failFast: true });
+  for (const r of [redis, cancelSub, bullConnection, live]) r.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
   // Subscribing before a connection is ready races ioredis's ready check: start from ready ones.
-  await Promise.all([redis, cancelSub, bullConnection].map(redisReady));
+  await Promise.all([redis, cancelSub, bullConnection, live].map(redisReady));
   const keys = redisKeys(config.redisPrefix);
   const prefix = bullPrefix(config.redisPrefix, isCluster(bullConnection));
   const workerId = randomUUID();
-  const publisher = createBattlePublisher(redis, keys, config.streamTtlSeconds);
+  const publisher = createBattlePublisher(live, keys, config.streamTtlSeconds);
   /** Running battles: the visitor's cancel and this run's stop, per battle id. */
   const running = new Map<string, { cancel: AbortController; stop: AbortController }>();
   const shutdown = new AbortController();
@@ -81,7 +83,7 @@ export async function startWorker(
   });
   // Before any job is taken: a port already in use stops the start, not a worker halfway running.
   const ops = await startOpsServer({ ...config.http, registry: metrics.registry, db, redis, draining: () => draining, logger });
-  const leases = createBattleLeases(redis, keys, workerId, config.leaseMs);
+  const leases = createBattleLeases(live, keys, workerId, config.leaseMs);
 
   await cancelSub.subscribe(keys.cancelChannel);
   cancelSub.on('message', (_channel, battleId: string) => running.get(battleId)?.cancel.abort());
@@ -97,7 +99,7 @@ export async function startWorker(
     db,
     publisher,
     providerFor: providerLookup(config.roster, makeProvider),
-    isCancelled: async (id) => (await redis.exists(keys.battleCancelled(id))) === 1,
+    isCancelled: async (id) => (await live.exists(keys.battleCancelled(id))) === 1,
     logger,
     flushMs: config.flushMs,
     idleTimeoutMs: config.idleTimeoutMs,
@@ -106,6 +108,7 @@ export async function startWorker(
     storeRetryMs: config.storeRetryMs,
     afterStored: moderation.moderateBattle,
     metrics,
+    paceStart: createStartPacer(),
   });
   const close = (battleId: string) => closeBattle({ db, publisher, logger }, battleId);
 
@@ -248,7 +251,7 @@ export async function startWorker(
       await Promise.all([leaderboardQueue.close(), maintenanceQueue.close(), battleQueue.close()]);
       await moderation.close();
       await metrics.close();
-      await Promise.all([redis, cancelSub, bullConnection].map((r) => r.quit().catch(() => undefined)));
+      await Promise.all([redis, cancelSub, bullConnection, live].map((r) => r.quit().catch(() => undefined)));
       await db.end();
       await ops.close();
     },

@@ -31,6 +31,8 @@ export interface RunBattleDeps {
   afterStored?: (battleId: string) => Promise<void>;
   /** Per model: how each answer went, and provider errors. */
   metrics?: BattleMetrics;
+  /** Resolves when this battle may send its provider requests (see `createStartPacer`). Default: at once. */
+  paceStart?: () => Promise<void>;
 }
 
 /** Signals of one run: the visitor's cancel, and `stop` (shutdown, or another worker took the battle). */
@@ -71,16 +73,23 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
     const tool = findTool(battle.tool);
     if (!tool) throw new Error(`Unknown tool ${battle.tool}`);
 
-    const stored = await repo.finishedSides(deps.db, battleId);
-    const resume = await deps.publisher.resumePoint(battleId);
-    const image = battle.hasImage ? ((await repo.loadImage(deps.db, battleId)) ?? undefined) : undefined;
+    // Independent reads, at once: a start waits for one round trip instead of four.
+    const [stored, resume, image, cancelledBefore] = await Promise.all([
+      repo.finishedSides(deps.db, battleId),
+      deps.publisher.resumePoint(battleId),
+      battle.hasImage ? repo.loadImage(deps.db, battleId).then((img) => img ?? undefined) : undefined,
+      deps.isCancelled(battleId),
+    ]);
     const prompt = tool.prompt({ inputs: battle.inputs, text: battle.text, hasImage: image !== undefined, lang: battle.lang });
     await repo.markRunning(deps.db, battleId);
 
     const cancelled = new AbortController();
     const onCancel = () => cancelled.abort();
     signals.cancel.addEventListener('abort', onCancel, { once: true });
-    if (signals.cancel.aborted || (await deps.isCancelled(battleId))) cancelled.abort();
+    if (signals.cancel.aborted || cancelledBefore) cancelled.abort();
+    // The costliest step of a start, two provider requests, waits its turn: the first tokens of
+    // battles already running are handled first. The reads before it are I/O and interleave anyway.
+    await deps.paceStart?.();
     const halt = AbortSignal.any([cancelled.signal, signals.stop]);
     const keep = <T>(what: string, fn: () => Promise<T>) =>
       retrying(fn, {
@@ -214,6 +223,25 @@ export async function closeBattle(
   }
   await repo.markFinished(deps.db, battleId);
   deps.logger.warn({ battleId, sides: SIDES.filter((s) => !stored.has(s)) }, 'closed a battle that could not be completed');
+}
+
+/**
+ * Lets battle starts through `perTurn` at a time per turn of the event loop. A herd of battles
+ * arriving together would otherwise start back to back while the first tokens of running battles,
+ * already read from their sockets, wait behind them: between two turns Node handles the I/O that
+ * is ready, so tokens go first and starts take what is left.
+ */
+export function createStartPacer(perTurn = 1): () => Promise<void> {
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    for (let i = 0; i < perTurn && waiting.length > 0; i++) waiting.shift()?.();
+    // An immediate queued from an immediate runs at the next turn, after that turn's I/O.
+    if (waiting.length > 0) setImmediate(release);
+  };
+  return () =>
+    new Promise<void>((resolve) => {
+      if (waiting.push(resolve) === 1) setImmediate(release);
+    });
 }
 
 /** Builds the id → adapter lookup for a roster. */

@@ -173,19 +173,23 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
     const ac = new AbortController();
     const onCancel = () => ac.abort();
     o.cancel.addEventListener('abort', onCancel, { once: true });
-    let idle: NodeJS.Timeout | undefined;
     let timedOut = false;
-    const armIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        timedOut = true;
-        ac.abort();
-      }, o.idleTimeoutMs);
+    // One timer per quiet spell, not one per chunk: a chunk only notes the time, and the timer,
+    // when it fires, waits again for whatever is left of the spell since the last chunk.
+    let lastChunkAt = performance.now();
+    const checkIdle = () => {
+      const quietMs = performance.now() - lastChunkAt;
+      if (quietMs < o.idleTimeoutMs) {
+        idle = setTimeout(checkIdle, o.idleTimeoutMs - quietMs);
+        return;
+      }
+      timedOut = true;
+      ac.abort();
     };
-    armIdle();
+    let idle = setTimeout(checkIdle, o.idleTimeoutMs);
     try {
       for await (const chunk of o.provider.stream({ ...o.request, signal: ac.signal })) {
-        armIdle();
+        lastChunkAt = performance.now();
         if (chunk.type === 'text') {
           if (chunk.text) onText(chunk.text, () => ac.abort());
           if (capped) break;

@@ -19,7 +19,11 @@ export interface ResumePoint {
 export interface BattlePublisher {
   /** Goes up whenever the link to Redis drops: what was published before may be gone. */
   readonly epoch: number;
-  /** Appends the event to the battle's stream and publishes it, in one atomic step. Throws if Redis is unreachable. */
+  /**
+   * Appends the event to the battle's stream and publishes it, in one atomic step, at the end of
+   * this turn of the event loop together with the turn's other events (see `createBattlePublisher`).
+   * Throws if Redis is unreachable.
+   */
   publish: (event: BattleEvent) => Promise<void>;
   /** `publish`, retried while Redis is unreachable (for the events a viewer must not miss), for at most `maxMs`. */
   publishSurely: (event: BattleEvent, signal?: AbortSignal) => Promise<void>;
@@ -27,8 +31,42 @@ export interface BattlePublisher {
 }
 
 /**
- * The worker's only way to reach viewers: Redis. The gateway relays from there. The stream and
- * the live channel of a battle share its hash tag, so on a cluster the batch goes to one shard.
+ * Appends each event to its battle's stream, sets the stream's time to live when asked (not 0),
+ * and publishes it on the battle's live channel (`ARGV[2]`: PUBLISH, or SPUBLISH on a cluster).
+ * Event k (from 1): keys `2k-1` (stream) and `2k` (channel), arguments `2k+1` (JSON, sent once)
+ * and `2k+2` (time to live). A stream and its channel carry the battle's hash tag, so on a cluster
+ * a call with one event runs on the battle's shard.
+ */
+const PUBLISH_EVENTS = `for i = 1, #KEYS, 2 do
+  redis.call('XADD', KEYS[i], '*', ARGV[1], ARGV[i + 2])
+  if ARGV[i + 3] ~= '0' then redis.call('EXPIRE', KEYS[i], ARGV[i + 3]) end
+  redis.call(ARGV[2], KEYS[i + 1], ARGV[i + 2])
+end
+return #KEYS / 2`;
+
+/** The command ioredis adds for `PUBLISH_EVENTS` (EVALSHA, and EVAL once after Redis lost its scripts). */
+type PublishEventsCommand = (numberOfKeys: number, ...keysThenArgs: Array<string | number>) => Promise<unknown>;
+
+/** Most events in one script call: a longer call would hold Redis from other clients' commands. */
+const MAX_EVENTS_PER_CALL = 128;
+
+interface PendingEvent {
+  stream: string;
+  channel: string;
+  json: string;
+  ttl: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * The worker's only way to reach viewers: Redis. The gateway relays from there. Events published
+ * in one turn of the event loop leave together at its end: on one Redis in one script call (up to
+ * `MAX_EVENTS_PER_CALL`), on a cluster one call each (auto-pipelined, a write per node), since a
+ * call's keys must share a slot. `redis` should be a connection of its own: BullMQ must not share
+ * it. BullMQ defines its scripts on a connection it is given, and ioredis copies every script
+ * defined on a connection into each pipeline it makes, which turned a delta's Redis work into a
+ * copy of some fifty scripts.
  */
 export function createBattlePublisher(redis: RedisClient, keys: RedisKeys, ttlSeconds: number, maxRetryMs = 120_000): BattlePublisher {
   let epoch = 0;
@@ -39,22 +77,47 @@ export function createBattlePublisher(redis: RedisClient, keys: RedisKeys, ttlSe
   redis.on('close', lost);
   // On a cluster, one master's connection dropping is enough: that master may have lost its streams.
   if (sharded) redis.on('-node', lost);
-  const publish = async (event: BattleEvent) => {
-    const json = JSON.stringify(event);
-    const stream = keys.battleStream(event.battleId);
-    // In order on one connection: a viewer who subscribed before the message gets it live; one who
-    // subscribed after finds it in the stream. No transaction is needed for that.
-    const batch = redis.pipeline().xadd(stream, '*', STREAM_FIELD, json);
-    // The stream's time to live is set when it starts (a first delta, or a reset after Redis lost
-    // it) and at each end; not on every delta.
-    if (event.type !== 'delta' || event.seq === 1 || event.reset) batch.expire(stream, ttlSeconds);
-    // On a cluster a sharded channel: the message goes to the battle's shard only, not every node.
-    if (sharded) batch.spublish(keys.battleLive(event.battleId), json);
-    else batch.publish(keys.battleLive(event.battleId), json);
-    const replies = await batch.exec();
-    const failed = replies?.find(([err]) => err);
-    if (!replies || failed) throw failed?.[0] ?? new Error('Redis discarded the batch');
+  redis.defineCommand('duetPublishEvents', { lua: PUBLISH_EVENTS });
+  // `defineCommand` adds the method at run time; ioredis's types cannot know it.
+  const publishEvents = (redis as unknown as { duetPublishEvents: PublishEventsCommand }).duetPublishEvents.bind(redis);
+  // On a cluster a sharded channel: the message goes to the battle's shard only, not every node.
+  const verb = sharded ? 'SPUBLISH' : 'PUBLISH';
+
+  /** Sends events in one script call; they succeed or fail together. */
+  const call = (events: PendingEvent[]) => {
+    const keyList: string[] = [];
+    const args: Array<string | number> = [STREAM_FIELD, verb];
+    for (const e of events) {
+      keyList.push(e.stream, e.channel);
+      args.push(e.json, e.ttl);
+    }
+    publishEvents(keyList.length, ...keyList, ...args).then(
+      () => {
+        for (const e of events) e.resolve();
+      },
+      (err: unknown) => {
+        for (const e of events) e.reject(err);
+      },
+    );
   };
+  /** Events waiting for the end of this turn of the event loop. */
+  let pending: PendingEvent[] = [];
+  const sendPending = () => {
+    const batch = pending;
+    pending = [];
+    if (sharded) for (const e of batch) call([e]);
+    else for (let i = 0; i < batch.length; i += MAX_EVENTS_PER_CALL) call(batch.slice(i, i + MAX_EVENTS_PER_CALL));
+  };
+  const publish = (event: BattleEvent) =>
+    new Promise<void>((resolve, reject) => {
+      // The stream's time to live is set when it starts (a first delta, or a reset after Redis lost
+      // it) and at each end; not on every delta.
+      const ttl = event.type !== 'delta' || event.seq === 1 || event.reset ? ttlSeconds : 0;
+      // In order on one connection: a viewer who subscribed before the message gets it live; one
+      // who subscribed after finds it in the stream.
+      const e = { stream: keys.battleStream(event.battleId), channel: keys.battleLive(event.battleId), json: JSON.stringify(event), ttl, resolve, reject };
+      if (pending.push(e) === 1) setImmediate(sendPending);
+    });
   return {
     get epoch() {
       return epoch;
