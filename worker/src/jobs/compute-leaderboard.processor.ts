@@ -42,6 +42,10 @@ export default async function computeLeaderboardProcessor(_job: SandboxedJob): P
   if (!env) {
     env = parseEnv(ZRefitEnvSchema, process.env);
     setPriority(Math.max(getPriority(), REFIT_NICENESS)); // never higher than it was: that would need privileges
+    // The battle worker that forked this process is gone (killed, crashed): nobody will take the
+    // result, its lock is lost, and another worker's refit starts over. Stop holding a core and
+    // a database connection the moment the channel to it closes, mid-run or idle.
+    process.once('disconnect', () => process.exit(1));
   }
   const db = createDb(env.DATABASE_URL, 1, 'duet-refit');
   db.on('error', () => undefined); // a dropped idle connection must not end the process: the query using it fails

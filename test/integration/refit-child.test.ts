@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { bullPrefix, LEADERBOARD_QUEUE, redisKeys } from '@duet/shared';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
+import type { GatewayProcess } from '../helpers/gateway-process.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { TEST_REDIS_URL } from '../helpers/services.ts';
+import { insertSyntheticVotes } from '../helpers/synthetic-votes.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { spawnWorkerProcess } from '../helpers/worker-process.ts';
+
+/** Whether process `pid` still runs (a zombie counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The command line of process `pid` ('' once it is gone). */
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** The processes whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        // The fourth field of /proc/<pid>/stat is the parent's pid (after "pid (comm) state").
+        return Number(readFileSync(`/proc/${e}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * The leaderboard refit runs in a child process of the battle worker. When the worker dies
+ * without a word (SIGKILL, out of memory), the child must not live on, holding a core and a
+ * database connection for a result nobody takes.
+ */
+describe('the refit’s child process', () => {
+  let gateway: GatewayProcess;
+  let bull: Redis;
+  let queue: Queue<unknown, RefitJobResult>;
+  const leftovers: number[] = [];
+
+  beforeAll(async () => {
+    gateway = await startGatewayProcess({ env: { LEADERBOARD_INTERVAL_MS: '200' } });
+    bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    queue = new Queue(LEADERBOARD_QUEUE, { connection: bull, prefix: bullPrefix(gateway.prefix) });
+  });
+  afterAll(async () => {
+    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    await queue?.close();
+    bull?.disconnect();
+    await gateway?.stop();
+  });
+
+  it('ends mid-refit when the battle worker that forked it is killed, leaving the refit to the next worker', async () => {
+    const client = await gateway.db.pool.connect();
+    try {
+      // Enough votes for a refit of several seconds: the worker is killed while it runs.
+      await insertSyntheticVotes(client, 300_000);
+    } finally {
+      client.release();
+    }
+    const keys = redisKeys(gateway.prefix);
+    const worker = spawnWorkerProcess({ ...gateway.env, LEADERBOARD_INTERVAL_MS: '200' });
+    await worker.ready;
+    await gateway.redis.set(keys.leaderboardDirty, 'test');
+    const child = await waitFor(
+      async () => ((await queue.getActiveCount()) > 0 ? childrenOf(worker.child.pid!).find((pid) => /classes\/main\.js/.test(cmdline(pid))) : undefined),
+      { what: 'a refit running in a child process', timeoutMs: 60_000, intervalMs: 20 },
+    );
+    leftovers.push(child);
+
+    await worker.crash();
+    await waitFor(() => !alive(child) || undefined, { what: 'the refit child to end', timeoutMs: 20_000, intervalMs: 50 });
+    // It stopped before its results: had it run on, its boards would be cached now.
+    expect(await gateway.redis.exists(keys.leaderboard(null))).toBe(0);
+    expect((await queue.getJobs(['completed'])).length).toBe(0);
+  }, 180_000);
+});
