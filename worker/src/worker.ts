@@ -203,9 +203,13 @@ export async function startWorker(
     connection: bullConnection,
     prefix,
     logger,
-    // One such job waiting or running at a time, however many plain refits find a board missing.
-    refitStyleNow: () =>
-      leaderboardQueue.add(COMPUTE_STYLE_LEADERBOARD_JOB, {}, { deduplication: { id: 'style-refit-now' }, removeOnComplete: 50, removeOnFail: 50 }),
+    // Not when one is already waiting or running (the schedule's first run, at start, is one): it
+    // writes the missing boards. Deduplicated, however many plain refits find a board missing.
+    refitStyleNow: async () => {
+      const queued = await leaderboardQueue.getJobs(['active', 'waiting', 'prioritized']);
+      if (queued.some((j) => j.name === COMPUTE_STYLE_LEADERBOARD_JOB)) return;
+      await leaderboardQueue.add(COMPUTE_STYLE_LEADERBOARD_JOB, {}, { deduplication: { id: 'style-refit-now' }, removeOnComplete: 50, removeOnFail: 50 });
+    },
     env: {
       DATABASE_URL: config.databaseUrl,
       REDIS_URL: config.redisUrl,
