@@ -6,6 +6,7 @@
  */
 import { getPriority, setPriority } from 'node:os';
 import { COMPUTE_STYLE_LEADERBOARD_JOB, parseEnv, redisKeys, ZInfraEnvSchema } from '@duet/shared';
+import type { LeaderboardControl } from '@duet/shared';
 import type { SandboxedJob } from 'bullmq';
 import { z } from 'zod';
 import { createDb } from '../infra/db.ts';
@@ -27,7 +28,7 @@ export type RefitEnv = z.input<typeof ZRefitEnvSchema>;
 
 /** The job's return value: the refit's result, which refit it was and the process that computed it. */
 export interface RefitJobResult extends RefitResult {
-  control: 'none' | 'style';
+  control: LeaderboardControl;
   pid: number;
 }
 

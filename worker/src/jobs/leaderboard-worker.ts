@@ -25,9 +25,8 @@ const PROCESSOR = new URL('./compute-leaderboard.processor.ts', import.meta.url)
  * The leaderboard queue's consumer. It runs both refits (the frequent plain one and the hourly
  * style one, one job at a time: a plain refit due while the style one runs waits for it) as a
  * BullMQ sandboxed processor in a child process, kept between runs, so the fits' CPU time never
- * holds this process's event loop: the
- * battles' streams keep flowing, and this process keeps renewing the job's lock, however long
- * the refit takes.
+ * holds this process's event loop: the battles' streams keep flowing, and this process keeps
+ * renewing the job's lock, however long the refit takes.
  *
  * A child process, not a worker thread: on Node 20, tsx installs its loader on the main thread
  * only, so a worker thread cannot load the processor's TypeScript even with `--import tsx`
