@@ -4,15 +4,17 @@
  * (a) `bootstrapIntervals` on `--votes` synthetic votes (default 1,000,000) over 30 models with a
  *     known true order: today's algorithm (bench/lib/leaderboard-per-vote.ts: every vote an entry,
  *     one PRNG draw per vote per resample) against the grouped counts the SQL hands over.
- * (b) The whole refit job on the same number of votes stored in a test database with their answers
+ * (b) The refit jobs on the same number of votes stored in a test database with their answers
  *     (styles, speeds, both languages, some pictures), through the real BullMQ queue: the anchor
  *     computes every figure again from every vote (the job before the folded cells), inline; Duet
- *     runs the job in the sandboxed processor's child process. Each runs twice: cold (Duet's first
- *     run folds every vote) and warm, after 1,000 more votes arrived. One stand-in battle-worker
- *     process per mode measures its event loop (a 1 ms timer) meanwhile, and an idle bystander the
- *     machine's own noise. Then the boards Duet cached are checked against a full recompute on the
- *     same votes: the plain ones must be identical, the style-controlled ones (fitted on the most
- *     recent votes) are measured against the fit on every vote.
+ *     runs its two jobs in the sandboxed processor's child process. The anchor runs twice: cold and
+ *     warm, after 1,000 more votes arrived; Duet's frequent plain refit the same way (its first run
+ *     folds every vote), then its hourly style refit (style-controlled boards and speeds from every
+ *     vote), then the plain refit that puts the new speeds on the plain boards. One stand-in
+ *     battle-worker process per mode measures its event loop (a 1 ms timer) meanwhile, and an idle
+ *     bystander the machine's own noise. Then every board Duet cached is checked against a full
+ *     recompute on the same votes (plain and style-controlled, speeds included): they must be
+ *     identical.
  *
  *   npm run bench -- leaderboard [--votes 1000000] [--quick]
  */
@@ -24,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { bootstrapIntervals } from '@duet/shared';
 import type { Leaderboard, RatingInterval } from '@duet/shared';
 import { leaderboardsOf, styledVotesOf } from '../worker/src/jobs/leaderboard-boards.ts';
-import { countedVotes, RECENT_SAMPLE_VOTES, styledVotes } from '../worker/src/store/leaderboard.repo.ts';
+import { countedVotes, speedStats, styledVotes } from '../worker/src/store/leaderboard.repo.ts';
 import { Redis } from 'ioredis';
 import { TEST_REDIS_URL } from '../test/helpers/services.ts';
 import { insertSyntheticVotes, MODELS, syntheticVotes } from '../test/helpers/synthetic-votes.ts';
@@ -75,7 +77,7 @@ const ADD_VOTES = 1_000;
 const modes = ['full', 'off-loop'] as const;
 const stalls = new Map<(typeof modes)[number], StallResult>();
 const bystanders = new Map<(typeof modes)[number], StallResult>();
-const strip = (b: Leaderboard) => ({ ...b, updatedAt: null, countedThrough: null, models: b.models.map((m) => ({ ...m, speed: null })) });
+const strip = (b: Leaderboard) => ({ ...b, updatedAt: null, countedThrough: null });
 try {
   const client = await db.pool.connect();
   const t0 = performance.now();
@@ -101,26 +103,26 @@ try {
   const cells = await countedVotes(db.pool);
   const t1 = performance.now();
   const styled = styledVotesOf(await styledVotes(db.pool));
+  const speed = await speedStats(db.pool, cells.reduce((sum, r) => sum + r.n, 0));
   // The job's own settings (100 resamples, seed 42), whatever --quick does to part (a).
-  const reference = leaderboardsOf({ cells, styled, speed: [], updatedAt: '', countedThrough: null }, { resamples: 100, seed: 42 });
+  const reference = leaderboardsOf({ cells, styled, speed, updatedAt: '', countedThrough: null }, { resamples: 100, seed: 42 });
   figures.fullStyleRecomputeMs = round(performance.now() - t1);
   let plainIdentical = reference.length > 0;
+  let styleIdentical = reference.length > 0;
   let styleMaxDiff = 0;
   let styleDiffSum = 0;
   let styleModels = 0;
   const widthRatios: number[] = [];
   for (const ref of reference) {
     const mine = cached.get(`${ref.tool}/${ref.category}/${ref.control}`);
-    if (!mine) {
-      plainIdentical = false;
-      continue;
-    }
+    const same = mine !== undefined && JSON.stringify(strip(mine)) === JSON.stringify(strip(ref));
     if (ref.control === 'none') {
-      plainIdentical &&= JSON.stringify(strip(mine)) === JSON.stringify(strip(ref));
+      plainIdentical &&= same;
       continue;
     }
+    styleIdentical &&= same;
     for (const m of ref.models) {
-      const other = mine.models.find((x) => x.model === m.model);
+      const other = mine?.models.find((x) => x.model === m.model);
       if (!other) continue;
       const d = Math.abs(other.rating - m.rating);
       styleMaxDiff = Math.max(styleMaxDiff, d);
@@ -132,10 +134,10 @@ try {
   widthRatios.sort((x, y) => x - y);
   Object.assign(figures, {
     boardsIdentical: plainIdentical,
+    styleBoardsIdentical: styleIdentical,
     styleMaxRatingDiff: round(styleMaxDiff, 1),
     styleMeanRatingDiff: round(styleDiffSum / Math.max(1, styleModels), 2),
     styleCiWidthRatioMedian: round(widthRatios[Math.floor(widthRatios.length / 2)] ?? 0, 2),
-    recentSampleVotes: RECENT_SAMPLE_VOTES,
   });
 } finally {
   const keys = await redis.keys(`${prefix}:*`);
@@ -156,6 +158,14 @@ for (const [mode, s] of stalls) {
     [`${key}BystanderP99GapMs`]: round(bystanders.get(mode)!.p99GapMs),
     [`${key}StoredVotes`]: s.runs.at(-1)!.votes,
   });
+  if (s.styleRun && s.afterStyleRun) {
+    Object.assign(figures, {
+      styleJobMs: round(s.styleRun.jobMs),
+      styleFitMs: round(s.styleRun.fitMs),
+      styleOtherProcess: s.styleRun.pid !== s.pid,
+      plainAfterStyleJobMs: round(s.afterStyleRun.jobMs),
+    });
+  }
 }
 figures.loadavg = (await readFile('/proc/loadavg', 'utf8')).trim().split(' ').slice(0, 3).join(' ');
 
@@ -167,17 +177,20 @@ console.log(`| Duet: grouped counts, ${f.cells} cells (median of 3; first ${f.gr
 console.log(`| Duet, given the single votes (grouping included) | ${f.groupedFromVotesMs} | | |`);
 console.log(`\nPoint ratings, anchor vs grouped: largest difference ${f.maxRatingDiff} points.`);
 console.log(
-  `\n(b) The whole refit job (36 boards, speeds, pairs) on ${VOTES.toLocaleString('en')} stored votes with their answers through BullMQ: cold, then warm after ${ADD_VOTES.toLocaleString('en')} more votes; gaps between ticks of a 1 ms timer in the process consuming the queue, and in an idle bystander process at the same time\n`,
+  `\n(b) The refit jobs (18 boards each, with speeds and pairs) on ${VOTES.toLocaleString('en')} stored votes with their answers through BullMQ: cold, then warm after ${ADD_VOTES.toLocaleString('en')} more votes; gaps between ticks of a 1 ms timer in the process consuming the queue (over all its runs), and in an idle bystander process at the same time\n`,
 );
 console.log('| refit | job ms (warm) | job ms (cold) | ratings ms | longest gap ms | p99 gap ms | bystander: longest / p99 ms | in another process |\n|---|---|---|---|---|---|---|---|');
 const row = (label: string, key: string) =>
   console.log(
     `| ${label} | ${f[`${key}JobMs`]} | ${f[`${key}ColdJobMs`]} | ${f[`${key}FitMs`]} | ${f[`${key}MaxGapMs`]} | ${f[`${key}P99GapMs`]} | ${f[`${key}BystanderMaxGapMs`]} / ${f[`${key}BystanderP99GapMs`]} | ${figures[`${key}OtherProcess`] ? 'yes' : 'no'} |`,
   );
-row('anchor: every figure from every vote, inline', 'full');
-row('**Duet: folded cells, recent sample, sandboxed child process**', 'offLoop');
+row('anchor: every figure from every vote (36 boards, speeds), inline', 'full');
+row('**Duet: the frequent plain refit, folded cells, sandboxed child process**', 'offLoop');
 console.log(
-  `\nPlain boards identical to a full recompute on the same votes: ${figures.boardsIdentical ? 'yes' : 'NO'}. Style-controlled boards on the ${RECENT_SAMPLE_VOTES.toLocaleString('en')} most recent votes against the fit on every vote: largest rating difference ${f.styleMaxRatingDiff} points, mean ${f.styleMeanRatingDiff}, 95 % interval ${f.styleCiWidthRatioMedian}× as wide (median). Insert: ${f.insertMs} ms. Load average after: ${figures.loadavg}.`,
+  `| **Duet: the hourly style refit (style-controlled boards and speeds from every vote), same child** | ${f.styleJobMs} | | ${f.styleFitMs} | (row above) | | | ${figures.styleOtherProcess ? 'yes' : 'no'} |`,
+);
+console.log(
+  `\nThe plain refit right after the style refit (new speeds): ${f.plainAfterStyleJobMs} ms. Against a full recompute on the same votes (speeds included): plain boards identical ${figures.boardsIdentical ? 'yes' : 'NO'}, style-controlled boards identical ${figures.styleBoardsIdentical ? 'yes' : 'NO'} (largest rating difference ${f.styleMaxRatingDiff} points, mean ${f.styleMeanRatingDiff}, 95 % interval ${f.styleCiWidthRatioMedian}× as wide, median). Insert: ${f.insertMs} ms. Load average after: ${figures.loadavg}.`,
 );
 console.log(JSON.stringify(figures));
 process.exit(0);

@@ -27,29 +27,23 @@ CREATE TABLE leaderboard_fold (
   folded_through timestamptz NOT NULL
 );
 
--- The most recent folded counted votes (leaderboard_recent_votes_keep at most), each with what the
--- style-controlled ratings and the speed figures read of its battle and answers, copied when the
--- vote is folded: those figures come from the latest votes, and reading them here costs a scan of
--- one narrow table instead of three lookups per vote into battles and answers.
-CREATE TABLE leaderboard_recent_votes (
-  voted_at    timestamptz NOT NULL,
-  battle_id   uuid NOT NULL,
-  tool        text NOT NULL,
-  lang        text NOT NULL,
-  has_image   boolean NOT NULL,
-  model_a     text NOT NULL,
-  model_b     text NOT NULL,
-  winner      text NOT NULL,
-  -- length, headers, list items, bold, code blocks of answer a then of answer b (0: no style).
-  style       integer[] NOT NULL,
-  -- Per answer (a then b): model, time to first token, duration, output tokens, characters; null without the answer.
-  model_sa    text,
-  model_sb    text,
-  speed       integer[] NOT NULL,
-  PRIMARY KEY (voted_at, battle_id)
+-- The speed figures of the last style refit (one row per model and slice: every key null, a tool,
+-- a language or a kind of question). That job reads every counted vote with its answers, once an
+-- hour; the frequent plain refit puts these figures on its boards instead of reading the answers.
+CREATE TABLE leaderboard_speeds (
+  model                  text NOT NULL,
+  tool                   text,
+  lang                   text,
+  has_image              boolean,
+  ttft_ms_p50            double precision,
+  ttft_ms_p25            double precision,
+  ttft_ms_p75            double precision,
+  tokens_per_second_p50  double precision,
+  answer_chars_p50       double precision,
+  answers                integer NOT NULL
 );
 
 -- Down Migration
-DROP TABLE leaderboard_recent_votes;
+DROP TABLE leaderboard_speeds;
 DROP TABLE leaderboard_fold;
 DROP TABLE leaderboard_cells;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, redisKeys } from '@duet/shared';
+import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/shared';
 import compression from 'compression';
 import express from 'express';
 import { pino } from 'pino';
@@ -122,7 +122,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     keys,
     db,
     logger,
-    nextRefitAt: async () => (refits ? ((await refits.getJobScheduler(LEADERBOARD_SCHEDULER))?.next ?? null) : null),
+    nextRefitAt: async (control) =>
+      refits ? ((await refits.getJobScheduler(control === 'style' ? LEADERBOARD_STYLE_SCHEDULER : LEADERBOARD_SCHEDULER))?.next ?? null) : null,
   });
   const dirtyMarks = refitAfterCountedVotes(events, leaderboard, logger);
   announceWinRates(events, stats, logger);

@@ -4,11 +4,18 @@ import { z } from 'zod';
 export const BATTLE_QUEUE = 'battles';
 export const RUN_BATTLE_JOB = 'run-battle';
 
-/** The queue and job that recompute the leaderboard (at most once a minute, after new votes). */
+/** The queue and job that recompute the plain leaderboards (at most once a minute, after new votes). */
 export const LEADERBOARD_QUEUE = 'leaderboard';
 export const COMPUTE_LEADERBOARD_JOB = 'compute-leaderboard';
 /** The job scheduler that enqueues it: the gateway reads its next run to tell when new votes will show. */
 export const LEADERBOARD_SCHEDULER = 'leaderboard-refresh';
+/**
+ * The job that recomputes the style-controlled leaderboards and the speed figures from every vote
+ * with its answers (on the same queue, so in the same refit process, one job at a time), and its
+ * scheduler (hourly by default): the gateway reads its next run for the style-controlled boards.
+ */
+export const COMPUTE_STYLE_LEADERBOARD_JOB = 'compute-style-leaderboard';
+export const LEADERBOARD_STYLE_SCHEDULER = 'leaderboard-style-refresh';
 
 /**
  * How a battle job is retried. A crashed worker's job is retried and resumes, keeping stored

@@ -118,15 +118,18 @@ describe('the benchmarks, --quick', () => {
   );
 
   it(
-    'leaderboard: the grouped bootstrap gives the same ratings as vote by vote; the refit from folded cells gives the plain boards a full recompute gives, off the battle loop',
+    'leaderboard: the grouped bootstrap gives the same ratings as vote by vote; the plain refit from folded cells and the style refit give the boards a full recompute gives, off the battle loop',
     async () => {
       const { figures } = await runQuick('leaderboard');
       const f = z
-        .object({ votes: z.number().positive(), models: z.number().positive(), maxRatingDiff: z.number(), boardsIdentical: z.boolean(), offLoopOtherProcess: z.boolean(), groupedMs: ms, perVoteMs: ms, offLoopJobMs: ms, fullJobMs: ms, styleMaxRatingDiff: z.number() })
+        .object({ votes: z.number().positive(), models: z.number().positive(), maxRatingDiff: z.number(), boardsIdentical: z.boolean(), offLoopOtherProcess: z.boolean(), groupedMs: ms, perVoteMs: ms, offLoopJobMs: ms, fullJobMs: ms, styleJobMs: ms, styleBoardsIdentical: z.boolean(), styleOtherProcess: z.boolean(), styleMaxRatingDiff: z.number() })
         .parse(figures);
       expect(f.maxRatingDiff).toBeLessThan(1e-6);
       expect(f.boardsIdentical).toBe(true);
+      expect(f.styleBoardsIdentical).toBe(true);
+      expect(f.styleMaxRatingDiff).toBe(0);
       expect(f.offLoopOtherProcess).toBe(true);
+      expect(f.styleOtherProcess).toBe(true);
     },
     TIMEOUT,
   );

@@ -2,6 +2,7 @@ import { redisKeys } from '@duet/shared';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
+import { createComputeStyleLeaderboard } from '../../worker/src/jobs/compute-style-leaderboard.handler.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { seedEvaluationVotes } from '../helpers/evaluation-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -37,8 +38,10 @@ describe('the leaderboard page', () => {
   });
 
   it('shows the category and style switches, the head-to-head heat map and the too-few-votes notice', async () => {
-    await duet.redis.set(redisKeys(duet.prefix).leaderboardDirty, 'e2e');
-    await createComputeLeaderboard({ db: duet.db.pool, redis: duet.redis, keys: redisKeys(duet.prefix) })();
+    // The style refit (style boards, speeds), then the plain refit it marks due, as the worker runs them.
+    const deps = { db: duet.db.pool, redis: duet.redis, keys: redisKeys(duet.prefix) };
+    await createComputeStyleLeaderboard(deps)();
+    await createComputeLeaderboard(deps)();
     await duet.db.pool.query(
       `INSERT INTO leaderboard_snapshots (scope, control, day, votes, models)
        VALUES ('*', 'none', (now() AT TIME ZONE 'UTC')::date - 1, 100,

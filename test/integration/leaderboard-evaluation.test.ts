@@ -2,6 +2,7 @@ import { redisKeys } from '@duet/shared';
 import type { Leaderboard, LeaderboardHistory } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
+import { createComputeStyleLeaderboard } from '../../worker/src/jobs/compute-style-leaderboard.handler.ts';
 import { answerStyle } from '../../worker/src/store/answer-style.ts';
 import { getJson } from '../helpers/api.ts';
 import type { TestDuet } from '../helpers/duet.ts';
@@ -13,13 +14,19 @@ const order = (b: Leaderboard) => b.models.map((m) => m.model);
 
 describe('leaderboard evaluation: style control, speed, categories, snapshots and pending votes', () => {
   let duet: TestDuet;
-  let refit: ReturnType<typeof createComputeLeaderboard>;
+  /** The style refit, then the plain refit it marks due, as the worker runs them; the plain one's result with the backfill count. */
+  let refit: () => Promise<Awaited<ReturnType<ReturnType<typeof createComputeLeaderboard>>>>;
   const board = async (query = '') => (await getJson<Leaderboard>(`${duet.url}/api/leaderboard${query}`)).body;
 
   beforeAll(async () => {
     // Refits come from the test itself: the scheduled one runs at start, then not for ten minutes.
     duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '600000' } });
-    refit = createComputeLeaderboard({ db: duet.db.pool, redis: duet.redis, keys: redisKeys(duet.prefix) });
+    const deps = { db: duet.db.pool, redis: duet.redis, keys: redisKeys(duet.prefix) };
+    const [plain, style] = [createComputeLeaderboard(deps), createComputeStyleLeaderboard(deps)];
+    refit = async () => {
+      const { backfilled } = await style();
+      return { ...(await plain()), backfilled };
+    };
     await waitFor(async () => (await board()).updatedAt, { what: 'the first (empty) refit', timeoutMs: 30_000 });
   });
   afterAll(async () => {

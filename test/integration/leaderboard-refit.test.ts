@@ -1,4 +1,4 @@
-import { bullPrefix, LEADERBOARD_QUEUE, redisKeys, TOOLS } from '@duet/shared';
+import { bullPrefix, COMPUTE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, redisKeys, TOOLS } from '@duet/shared';
 import type { Leaderboard } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -39,7 +39,7 @@ describe('leaderboard refit', () => {
     }
     await duet.redis.set(redisKeys(duet.prefix).leaderboardDirty, `test-${total}`);
     return waitFor(
-      async () => (await queue.getJobs(['completed'])).find((j) => j.returnvalue?.computed && j.returnvalue.votes === total)?.returnvalue,
+      async () => (await queue.getJobs(['completed'])).find((j) => j.name === COMPUTE_LEADERBOARD_JOB && j.returnvalue?.computed && j.returnvalue.votes === total)?.returnvalue,
       { what: `the refit of ${total} votes`, timeoutMs: 60_000, intervalMs: 50 },
     );
   };

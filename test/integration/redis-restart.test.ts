@@ -76,7 +76,7 @@ describe('Redis restarted with its data lost', () => {
     const worker = spawnWorkerProcess(duet.env);
     workers.push(worker);
     await worker.ready;
-    expect(await schedulers()).toEqual(['battle-sweep', 'leaderboard-refresh']);
+    expect(await schedulers()).toEqual(['battle-sweep', 'leaderboard-refresh', 'leaderboard-style-refresh']);
 
     const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text: 'Go', lang: 'en' });
     const viewer = new BattleViewer(await connectSocket(duet.url), res.body.battleId);
@@ -114,7 +114,7 @@ describe('Redis restarted with its data lost', () => {
     expect(snapshot.sides.b).toMatchObject({ state: 'done', text: ANSWER });
 
     // The schedules live in Redis: the workers write them again.
-    await waitFor(async () => (await schedulers()).length === 2, { what: 'the schedules to be restored' });
+    await waitFor(async () => (await schedulers()).length === 3, { what: 'the schedules to be restored' });
     expect((await answered(`${duet.url}/readyz`)).status).toBe(200);
     await worker.stop();
   }, 90_000);

@@ -25,6 +25,11 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
   /** How often the leaderboard is recomputed when new votes came in. */
   LEADERBOARD_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
+  /**
+   * How often the style-controlled leaderboards and the speed figures are recomputed from every
+   * vote with its answers (minutes; fractions allowed). A missing style board is recomputed at once.
+   */
+  LEADERBOARD_STYLE_REFIT_MINUTES: z.coerce.number().positive().default(60),
   /** Demo models' pace: 1 is realistic, higher is faster. */
   DEMO_SPEED: z.coerce.number().positive().default(1),
   /** How long a finished answer is retried into PostgreSQL (kept in memory and in the stream meanwhile). */
@@ -76,6 +81,7 @@ export interface WorkerConfig {
   streamTtlSeconds: number;
   demoSpeed: number;
   leaderboardIntervalMs: number;
+  leaderboardStyleIntervalMs: number;
   storeRetryMs: number;
   sweep: { intervalMs: number; stuckAfterMs: number; maxRequeues: number; giveUpAfterMs: number };
   leaseMs: number;
@@ -128,6 +134,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     streamTtlSeconds: e.BATTLE_STREAM_TTL_SECONDS,
     demoSpeed: e.DEMO_SPEED,
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,
+    leaderboardStyleIntervalMs: Math.round(e.LEADERBOARD_STYLE_REFIT_MINUTES * 60_000),
     storeRetryMs: e.STORE_RETRY_MS,
     sweep: {
       intervalMs: e.SWEEP_INTERVAL_MS,

@@ -4,8 +4,10 @@ import {
   BATTLE_QUEUE,
   bullPrefix,
   COMPUTE_LEADERBOARD_JOB,
+  COMPUTE_STYLE_LEADERBOARD_JOB,
   LEADERBOARD_QUEUE,
   LEADERBOARD_SCHEDULER,
+  LEADERBOARD_STYLE_SCHEDULER,
   MAINTENANCE_QUEUE,
   redisKeys,
   SWEEP_BATTLES_JOB,
@@ -159,8 +161,9 @@ export async function startWorker(
   worker.on('error', (err) => logger.warn({ err: err.message }, 'worker error'));
   metrics.countFailures(worker);
 
-  // Upkeep: the leaderboard (recomputed only when votes came in) and the battle sweeper. One
-  // scheduler each for all workers (the scheduler id makes it one).
+  // Upkeep: the plain leaderboards (recomputed only when votes came in), the style-controlled ones
+  // and the speeds (every LEADERBOARD_STYLE_REFIT_MINUTES) and the battle sweeper. One scheduler
+  // each for all workers (the scheduler id makes it one).
   const leaderboardQueue = new Queue(LEADERBOARD_QUEUE, { connection: bullConnection, prefix });
   const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: bullConnection, prefix });
   const battleQueue = new Queue<RunBattleJob>(BATTLE_QUEUE, { connection: bullConnection, prefix });
@@ -171,6 +174,11 @@ export async function startWorker(
       LEADERBOARD_SCHEDULER,
       { every: config.leaderboardIntervalMs },
       { name: COMPUTE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
+    );
+    await leaderboardQueue.upsertJobScheduler(
+      LEADERBOARD_STYLE_SCHEDULER,
+      { every: config.leaderboardStyleIntervalMs },
+      { name: COMPUTE_STYLE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
     );
     await maintenanceQueue.upsertJobScheduler(
       'battle-sweep',
@@ -198,6 +206,13 @@ export async function startWorker(
     connection: bullConnection,
     prefix,
     logger,
+    // Not when one is already waiting or running (the schedule's first run, at start, is one): it
+    // writes the missing boards. Deduplicated, however many plain refits find a board missing.
+    refitStyleNow: async () => {
+      const queued = await leaderboardQueue.getJobs(['active', 'waiting', 'prioritized']);
+      if (queued.some((j) => j.name === COMPUTE_STYLE_LEADERBOARD_JOB)) return;
+      await leaderboardQueue.add(COMPUTE_STYLE_LEADERBOARD_JOB, {}, { deduplication: { id: 'style-refit-now' }, removeOnComplete: 50, removeOnFail: 50 });
+    },
     env: {
       DATABASE_URL: config.databaseUrl,
       REDIS_URL: config.redisUrl,

@@ -1,8 +1,8 @@
 import type { RedisKeys } from '@duet/shared';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Db } from '../infra/db.ts';
-import { backfillAnswerStyles, countedCells, databaseNow, foldCountedVotes, RECENT_SAMPLE_VOTES, recentVotes, writeSnapshots } from '../store/leaderboard.repo.ts';
-import { leaderboardsOf, snapshotsOf, speedOfRecent, styledVotesOf } from './leaderboard-boards.ts';
+import { countedCells, databaseNow, foldCountedVotes, storedSpeeds, writeSnapshots } from '../store/leaderboard.repo.ts';
+import { plainLeaderboardsOf, SCOPES, snapshotsOf } from './leaderboard-boards.ts';
 
 export interface LeaderboardDeps {
   db: Db;
@@ -10,15 +10,11 @@ export interface LeaderboardDeps {
   keys: RedisKeys;
   resamples?: number;
   seed?: number;
-  /** Whether to fit the style-controlled boards too (default true). */
-  styleControl?: boolean;
   /** How old a vote must be to be folded into the stored cells for good (default FOLD_LAG_MS). */
   foldLagMs?: number;
-  /** The most recent votes the style-controlled ratings and the speed figures come from (default RECENT_SAMPLE_VOTES). */
-  recentVotes?: number;
 }
 
-/** What one run of the refit did. */
+/** What one run of a refit (plain or style) did. */
 export interface RefitResult {
   /** False when no vote arrived since the cached boards were computed. */
   computed: boolean;
@@ -26,52 +22,56 @@ export interface RefitResult {
   votes: number;
   /** When the ratings' computation (the CPU-bound part, after the queries) started and ended, epoch ms. */
   fit: { startedAt: number; endedAt: number } | null;
-  /** Answers whose style was counted from their text in this run (stored before styles were). */
+  /** Answers whose style was counted from their text in this run (stored before styles were; style refit). */
   backfilled?: number;
   /** Style-controlled boards that could not be fitted, and why (their boards are left without ratings). */
   failures?: string[];
+  /** Plain refit: a style-controlled board is missing from Redis, so the style refit should run now. */
+  styleMissing?: boolean;
 }
 
 /** Deletes the dirty flag only if no vote set it again while we computed. */
 const CLEAR_IF_UNCHANGED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
+/** Whether any style-controlled board is missing from Redis (one EXISTS each: on a Cluster they sit on different shards). */
+export async function styleBoardMissing(redis: RedisClient, keys: RedisKeys): Promise<boolean> {
+  const found = await Promise.all(SCOPES.map((s) => redis.exists(keys.leaderboard(s.tool, { ...s, control: 'style' }))));
+  return found.some((n) => n === 0);
+}
+
 /**
- * Recomputes every leaderboard (overall, per tool and per category, plain and style-controlled)
- * and caches them in Redis, when a vote arrived since the last time (or
- * nothing is cached yet), then keeps today's snapshot of each in PostgreSQL. The plain boards count every counted vote,
- * from cells kept up to date by each run (foldCountedVotes); the style-controlled ratings and the
- * speed figures come from the most recent votes (RECENT_SAMPLE_VOTES). The fit is CPU-bound
- * for as long as it runs: the job runs it in a process of its own
- * (compute-leaderboard.processor.ts), never on the battles' event loop.
+ * The frequent refit: recomputes the plain boards (overall, per tool and per category) and caches
+ * them in Redis when a vote arrived since the last time (or nothing is cached yet), then keeps
+ * today's snapshot of each in PostgreSQL. They count every counted vote, from cells kept up to
+ * date by each run (foldCountedVotes). The speed figures on them are the last style refit's
+ * (leaderboard_speeds), and the style-controlled boards are left as that refit wrote them: both
+ * need every vote with its answers, too slow to read after each vote (see
+ * compute-style-leaderboard.handler.ts). The fit is CPU-bound: the job runs it in a process of its
+ * own (compute-leaderboard.processor.ts), never on the battles' event loop.
  */
 export function createComputeLeaderboard(deps: LeaderboardDeps) {
   const opts = { resamples: deps.resamples ?? 100, seed: deps.seed ?? 42 };
   return async function computeLeaderboard(): Promise<RefitResult> {
+    // Checked even with nothing new to count: a Redis that lost its data must get them back soon.
+    const styleMissing = await styleBoardMissing(deps.redis, deps.keys);
     const dirty = await deps.redis.get(deps.keys.leaderboardDirty);
     const cached = await deps.redis.exists(deps.keys.leaderboard(null));
-    if (!dirty && cached) return { computed: false, votes: 0, fit: null };
-    const backfilled = deps.styleControl === false ? 0 : await backfillAnswerStyles(deps.db);
+    if (!dirty && cached) return { computed: false, votes: 0, fit: null, styleMissing };
     // Read before the votes: a vote stored after this instant is reported as pending.
     const countedThrough = (await databaseNow(deps.db)).toISOString();
     // The votes old enough are added to the stored cells once; the newer ones are read as they are,
     // so the boards hold every counted vote, exactly as an aggregation of all of them would.
-    const limit = deps.recentVotes ?? RECENT_SAMPLE_VOTES;
-    const foldedThrough = await foldCountedVotes(deps.db, deps.foldLagMs, limit);
+    const foldedThrough = await foldCountedVotes(deps.db, deps.foldLagMs);
     const cells = await countedCells(deps.db, foldedThrough);
-    const votes = cells.reduce((sum, r) => sum + r.n, 0);
-    const recent = await recentVotes(deps.db, foldedThrough, limit);
-    const styled = deps.styleControl === false ? null : styledVotesOf(recent);
-    const speed = speedOfRecent(recent);
+    const speed = await storedSpeeds(deps.db);
     const startedAt = Date.now();
-    const failures: string[] = [];
-    const data = { cells, styled, speed, styleSampled: votes > recent.length, updatedAt: new Date(startedAt).toISOString(), countedThrough };
-    const boards = leaderboardsOf(data, opts, failures);
+    const boards = plainLeaderboardsOf({ cells, styled: null, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts);
     const fit = { startedAt, endedAt: Date.now() };
     // One SET per board, not one transaction: on a Redis Cluster the boards' keys sit on different
     // shards. Each board is whole on its own, and readers read one board at a time.
     await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board))));
     if (dirty) await deps.redis.eval(CLEAR_IF_UNCHANGED, 1, deps.keys.leaderboardDirty, dirty);
     await writeSnapshots(deps.db, snapshotsOf(boards));
-    return { computed: true, votes: boards[0]?.votes ?? 0, fit, backfilled, failures };
+    return { computed: true, votes: boards[0]?.votes ?? 0, fit, styleMissing };
   };
 }

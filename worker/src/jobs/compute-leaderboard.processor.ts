@@ -5,13 +5,15 @@
  * settings from its own environment, once, and opens its own connections for each run.
  */
 import { getPriority, setPriority } from 'node:os';
-import { parseEnv, redisKeys, ZInfraEnvSchema } from '@duet/shared';
+import { COMPUTE_STYLE_LEADERBOARD_JOB, parseEnv, redisKeys, ZInfraEnvSchema } from '@duet/shared';
+import type { LeaderboardControl } from '@duet/shared';
 import type { SandboxedJob } from 'bullmq';
 import { z } from 'zod';
 import { createDb } from '../infra/db.ts';
 import { createRedis, redisReady } from '../infra/redis.ts';
 import { createComputeLeaderboard } from './compute-leaderboard.handler.ts';
 import type { RefitResult } from './compute-leaderboard.handler.ts';
+import { createComputeStyleLeaderboard } from './compute-style-leaderboard.handler.ts';
 
 /** Required, with no defaults: a child that silently used the default database would be worse than one that fails. */
 export const ZRefitEnvSchema = z.object({
@@ -24,8 +26,9 @@ export const ZRefitEnvSchema = z.object({
 /** The settings as they go into the child's environment. */
 export type RefitEnv = z.input<typeof ZRefitEnvSchema>;
 
-/** The job's return value: the refit's result and the process that computed it. */
+/** The job's return value: the refit's result, which refit it was and the process that computed it. */
 export interface RefitJobResult extends RefitResult {
+  control: LeaderboardControl;
   pid: number;
 }
 
@@ -38,7 +41,8 @@ export const REFIT_NICENESS = 10;
 /** This process's settings, read on its first run (importing this file has no side effects). */
 let env: z.infer<typeof ZRefitEnvSchema> | undefined;
 
-export default async function computeLeaderboardProcessor(_job: SandboxedJob): Promise<RefitJobResult> {
+/** Both refits run here, told apart by the job's name: the plain one (the default) and the style one. */
+export default async function computeLeaderboardProcessor(job: SandboxedJob): Promise<RefitJobResult> {
   if (!env) {
     env = parseEnv(ZRefitEnvSchema, process.env);
     setPriority(Math.max(getPriority(), REFIT_NICENESS)); // never higher than it was: that would need privileges
@@ -53,8 +57,9 @@ export default async function computeLeaderboardProcessor(_job: SandboxedJob): P
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails
   try {
     await redisReady(redis);
-    const result = await createComputeLeaderboard({ db, redis, keys: redisKeys(env.REDIS_PREFIX) })();
-    return { ...result, pid: process.pid };
+    const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX) };
+    if (job.name === COMPUTE_STYLE_LEADERBOARD_JOB) return { ...(await createComputeStyleLeaderboard(deps)()), control: 'style', pid: process.pid };
+    return { ...(await createComputeLeaderboard(deps)()), control: 'none', pid: process.pid };
   } finally {
     redis.disconnect();
     await db.end();

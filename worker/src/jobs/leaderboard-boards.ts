@@ -1,6 +1,5 @@
 import {
   bootstrapIntervals,
-  quantileSorted,
   boardScope,
   CATEGORY_MIN_VOTES,
   LEADERBOARD_CATEGORIES,
@@ -21,18 +20,13 @@ import type {
   RatingInterval,
   StyledComparison,
 } from '@duet/shared';
-import type { CountedRow, RecentRow, SnapshotRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
+import type { CountedRow, SnapshotRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
 
 /** What one refit read: the counted votes grouped, one by one with their styles (null: no style control), and the answers' speed. */
 export interface RefitData {
   cells: CountedRow[];
   styled: StyledVotes | null;
   speed: SpeedRow[];
-  /**
-   * Set when `styled` holds only the most recent of more counted votes: each style-controlled fit
-   * then draws its bootstrap resamples as {@link SAMPLED_RESAMPLE_VOTES} out of its votes.
-   */
-  styleSampled?: boolean;
   /** ISO: when the ratings were computed, and the database clock when the votes were read. */
   updatedAt: string;
   countedThrough: string | null;
@@ -160,7 +154,7 @@ function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, Mode
 export type StyledVotes = { tool: string; lang: string; hasImage: boolean; vote: StyledComparison }[];
 
 /** The database's rows as the fit takes them (drop the rows after: at a million votes they weigh hundreds of MB). */
-export function styledVotesOf(rows: (StyledRow | RecentRow)[]): StyledVotes {
+export function styledVotesOf(rows: StyledRow[]): StyledVotes {
   return rows.map((r) => ({
     tool: r[0],
     lang: r[1],
@@ -169,54 +163,64 @@ export function styledVotesOf(rows: (StyledRow | RecentRow)[]): StyledVotes {
   }));
 }
 
-/**
- * Votes per bootstrap resample of a style-controlled fit on the most recent votes only (one-step,
- * m out of n, above it; see styleControlledIntervals). With every vote, a board's fit is exact up
- * to STYLE_RESAMPLE_VOTES; on a sample of a few thousand votes per board that would be a hundred
- * refits of each board on every refit, the largest cost of the job.
- */
-export const SAMPLED_RESAMPLE_VOTES = 1_000;
-
-/** The plain and (with styled votes) style-controlled boards of one scope. */
-function boardsOf(scope: Scope, data: RefitData, styled: StyledVotes | null, opts: FitSettings, failures?: string[]): Leaderboard[] {
+/** What every board of one scope shares: its votes, battles and wins, pairs and speeds. */
+function scopeOf(scope: Scope, data: RefitData) {
   const rows = data.cells.filter((r) => inScope(scope, r.tool, r.lang, r.has_image));
   const { meta, pairs, votes } = tally(rows);
   const minVotes = scope.category ? CATEGORY_MIN_VOTES : 0;
   const enough = votes >= minVotes;
-  const speed = speedOf(data.speed, scope);
   const base = { ...scope, votes, minVotes, pairs: enough ? pairs : [], updatedAt: data.updatedAt, countedThrough: data.countedThrough };
+  return { rows, meta, enough, base, speed: speedOf(data.speed, scope) };
+}
+
+/** The scope's plain board: the Bradley-Terry fit on its cells. */
+function plainBoardOf(scope: Scope, data: RefitData, opts: FitSettings): Leaderboard {
+  const { rows, meta, enough, base, speed } = scopeOf(scope, data);
   const cells: ComparisonCell[] = rows.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n }));
   const plain = enough ? modelsOf(bootstrapIntervals(cells, opts), meta, speed) : [];
-  const boards: Leaderboard[] = [{ ...base, control: 'none', models: plain, style: null }];
-  if (styled) {
-    const votesOf: StyledComparison[] = [];
-    for (const r of styled) if (inScope(scope, r.tool, r.lang, r.hasImage)) votesOf.push(r.vote);
-    let fit: ReturnType<typeof styleControlledIntervals> | null = null;
-    try {
-      const fitOpts = data.styleSampled ? { ...opts, resampleVotes: SAMPLED_RESAMPLE_VOTES } : opts;
-      fit = enough && votesOf.length > 0 ? styleControlledIntervals(votesOf, fitOpts) : null;
-    } catch (err) {
-      // A fit that cannot be computed leaves this one board without ratings, not every board stale.
-      failures?.push(`${boardScope(scope)}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    boards.push({
-      ...base,
-      control: 'style',
-      models: fit ? modelsOf(fit.intervals, meta, speed) : [],
-      style: fit ? fit.coefficients.map((c) => ({ ...c, estimate: round3(c.estimate), ciLow: round3(c.ciLow), ciHigh: round3(c.ciHigh) })) : null,
-    });
+  return { ...base, control: 'none', models: plain, style: null };
+}
+
+/** The scope's style-controlled board: the joint fit of strengths and style on its styled votes. */
+function styleBoardOf(scope: Scope, data: RefitData, styled: StyledVotes, opts: FitSettings, failures?: string[]): Leaderboard {
+  const { meta, enough, base, speed } = scopeOf(scope, data);
+  const votesOf: StyledComparison[] = [];
+  for (const r of styled) if (inScope(scope, r.tool, r.lang, r.hasImage)) votesOf.push(r.vote);
+  let fit: ReturnType<typeof styleControlledIntervals> | null = null;
+  try {
+    fit = enough && votesOf.length > 0 ? styleControlledIntervals(votesOf, opts) : null;
+  } catch (err) {
+    // A fit that cannot be computed leaves this one board without ratings, not every board stale.
+    failures?.push(`${boardScope(scope)}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return boards;
+  return {
+    ...base,
+    control: 'style',
+    models: fit ? modelsOf(fit.intervals, meta, speed) : [],
+    style: fit ? fit.coefficients.map((c) => ({ ...c, estimate: round3(c.estimate), ciLow: round3(c.ciLow), ciHigh: round3(c.ciHigh) })) : null,
+  };
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
- * Every board of one refit: overall, each tool's and each category's, plain then style-controlled.
- * A style-controlled fit that fails leaves its board empty and says why in `failures`.
+ * Every board of a full recompute: overall, each tool's and each category's, plain then (with
+ * styled votes) style-controlled. A style-controlled fit that fails leaves its board empty and
+ * says why in `failures`.
  */
 export function leaderboardsOf(data: RefitData, opts: FitSettings, failures?: string[]): Leaderboard[] {
-  return SCOPES.flatMap((s) => boardsOf(s, data, data.styled, opts, failures));
+  const styled = data.styled;
+  return SCOPES.flatMap((s) => (styled ? [plainBoardOf(s, data, opts), styleBoardOf(s, data, styled, opts, failures)] : [plainBoardOf(s, data, opts)]));
+}
+
+/** The plain boards only (what the frequent refit computes), in the order of {@link SCOPES}. */
+export function plainLeaderboardsOf(data: RefitData, opts: FitSettings): Leaderboard[] {
+  return SCOPES.map((s) => plainBoardOf(s, data, opts));
+}
+
+/** The style-controlled boards only (what the style refit computes), in the order of {@link SCOPES}. */
+export function styleLeaderboardsOf(data: RefitData & { styled: StyledVotes }, opts: FitSettings, failures?: string[]): Leaderboard[] {
+  return SCOPES.map((s) => styleBoardOf(s, data, data.styled, opts, failures));
 }
 
 /** What the daily snapshot keeps of a board (boards with ratings only). */
@@ -229,62 +233,4 @@ export function snapshotsOf(boards: Leaderboard[]): SnapshotRow[] {
       votes: b.votes,
       models: b.models.map((m) => ({ model: m.model, label: m.label, rating: m.rating, ciLow: m.ciLow, ciHigh: m.ciHigh })),
     }));
-}
-
-/** The figures of one slice of the answers: null keys are "every". */
-interface SpeedSlice {
-  model: string;
-  tool: string | null;
-  lang: RecentRow[1] | null;
-  has_image: boolean | null;
-  ttft: number[];
-  tps: number[];
-  chars: number[];
-  answers: number;
-}
-
-/**
- * Speed figures of the answers of `rows` (the most recent counted votes), as {@link speedStats}
- * computes them in SQL over counted battles: per model overall, per tool, per language and per
- * kind, medians (percentile_cont, i.e. linear between order statistics) and the middle half of the
- * first-token times, nulls left out.
- */
-export function speedOfRecent(rows: RecentRow[]): SpeedRow[] {
-  const slices = new Map<string, SpeedSlice>();
-  const add = (model: string, tool: string | null, lang: RecentRow[1] | null, hasImage: boolean | null, ttft: number | null, duration: number | null, tokens: number | null, chars: number | null) => {
-    const key = `${model}\u0000${tool}\u0000${lang}\u0000${hasImage}`;
-    let s = slices.get(key);
-    if (!s) slices.set(key, (s = { model, tool, lang, has_image: hasImage, ttft: [], tps: [], chars: [], answers: 0 }));
-    s.answers++;
-    if (ttft !== null) s.ttft.push(ttft);
-    if (tokens !== null && ttft !== null && duration !== null && duration !== ttft) s.tps.push((tokens * 1000) / (duration - ttft));
-    if (chars !== null) s.chars.push(chars);
-  };
-  for (const r of rows) {
-    for (const o of [16, 21]) {
-      const model = r[o] as string | null;
-      if (model === null) continue;
-      const [ttft, duration, tokens, chars] = r.slice(o + 1, o + 5) as (number | null)[];
-      add(model, null, null, null, ttft!, duration!, tokens!, chars!);
-      add(model, r[0], null, null, ttft!, duration!, tokens!, chars!);
-      add(model, null, r[1], null, ttft!, duration!, tokens!, chars!);
-      add(model, null, null, r[2], ttft!, duration!, tokens!, chars!);
-    }
-  }
-  const q = (values: number[], p: number) => (values.length === 0 ? null : quantileSorted(values, p));
-  return [...slices.values()].map((s) => {
-    for (const v of [s.ttft, s.tps, s.chars]) v.sort((x, y) => x - y);
-    return {
-      model: s.model,
-      tool: s.tool,
-      lang: s.lang,
-      has_image: s.has_image,
-      ttftMsP50: q(s.ttft, 0.5),
-      ttftMsP25: q(s.ttft, 0.25),
-      ttftMsP75: q(s.ttft, 0.75),
-      tokensPerSecondP50: q(s.tps, 0.5),
-      answerCharsP50: q(s.chars, 0.5),
-      answers: s.answers,
-    };
-  });
 }

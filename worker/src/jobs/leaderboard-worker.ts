@@ -12,15 +12,21 @@ export interface LeaderboardWorkerDeps {
   /** What the refit's own process needs: its database, its Redis and their key prefix. */
   env: RefitEnv;
   logger: Logger;
+  /**
+   * Enqueues the style refit now (deduplicated): called when a plain refit found a style-controlled
+   * board missing from Redis, so those boards do not wait up to an hour for their schedule.
+   */
+  refitStyleNow: () => Promise<unknown>;
 }
 
 const PROCESSOR = new URL('./compute-leaderboard.processor.ts', import.meta.url);
 
 /**
- * The leaderboard queue's consumer. It runs the refit as a BullMQ sandboxed processor in a child
- * process, kept between runs, so the fit's CPU time never holds this process's event loop: the
- * battles' streams keep flowing, and this process keeps renewing the job's lock, however long
- * the refit takes.
+ * The leaderboard queue's consumer. It runs both refits (the frequent plain one and the hourly
+ * style one, one job at a time: a plain refit due while the style one runs waits for it) as a
+ * BullMQ sandboxed processor in a child process, kept between runs, so the fits' CPU time never
+ * holds this process's event loop: the battles' streams keep flowing, and this process keeps
+ * renewing the job's lock, however long the refit takes.
  *
  * A child process, not a worker thread: on Node 20, tsx installs its loader on the main thread
  * only, so a worker thread cannot load the processor's TypeScript even with `--import tsx`
@@ -36,8 +42,11 @@ export function startLeaderboardWorker(deps: LeaderboardWorkerDeps): Worker<unkn
     workerForkOptions: { execArgv: ['--import', 'tsx'], env: { ...process.env, ...deps.env } },
   });
   worker.on('completed', (job, result) => {
-    deps.logger.debug({ jobId: job.id, votes: result.votes, fitMs: result.fit && result.fit.endedAt - result.fit.startedAt, pid: result.pid }, 'leaderboard refit done');
+    deps.logger.debug({ jobId: job.id, control: result.control, votes: result.votes, fitMs: result.fit && result.fit.endedAt - result.fit.startedAt, pid: result.pid }, 'leaderboard refit done');
     if (result.failures?.length) deps.logger.warn({ jobId: job.id, failures: result.failures }, 'some style-controlled boards could not be fitted');
+    if (result.styleMissing) {
+      deps.refitStyleNow().catch((err: unknown) => deps.logger.warn({ err }, 'could not enqueue the style refit'));
+    }
   });
   worker.on('failed', (job, err) => deps.logger.error({ jobId: job?.id, err }, 'leaderboard job failed'));
   worker.on('error', (err) => deps.logger.debug({ err: err.message }, 'leaderboard worker error'));

@@ -47,10 +47,9 @@ export const FOLD_LAG_MS = 10_000;
 /**
  * Adds the counted votes older than `lagMs` and not folded yet to leaderboard_cells and moves the
  * watermark up to them, in one transaction (two refits never fold the same votes: the second waits
- * for the first's lock, then starts from its watermark). The newest `keep` folded votes are kept in
- * leaderboard_recent_votes with their styles and speeds. Returns the watermark.
+ * for the first's lock, then starts from its watermark). Returns the watermark.
  */
-export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, keep = RECENT_SAMPLE_VOTES): Promise<Date> {
+export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS): Promise<Date> {
   const client = await db.connect();
   try {
     await client.query('BEGIN');
@@ -71,23 +70,6 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, keep = RECEN
          n = c.n + EXCLUDED.n, label_a = greatest(c.label_a, EXCLUDED.label_a), family_a = greatest(c.family_a, EXCLUDED.family_a),
          label_b = greatest(c.label_b, EXCLUDED.label_b), family_b = greatest(c.family_b, EXCLUDED.family_b)`,
       [from, through],
-    );
-    // Only the newest `keep` of the votes folded now can be among the newest `keep` of all.
-    await client.query(
-      `INSERT INTO leaderboard_recent_votes (voted_at, battle_id, tool, lang, has_image, model_a, model_b, winner, style, model_sa, model_sb, speed)
-       SELECT v.created_at, v.battle_id, v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, ${STYLE_ARRAY}, sa.model, sb.model, ${SPEED_ARRAY}
-         FROM (SELECT battle_id, tool, winner, created_at FROM votes
-                WHERE counted AND created_at > $1 AND created_at <= $2
-                ORDER BY created_at DESC, battle_id DESC LIMIT $3) v
-         ${ANSWERS_OF_VOTE}
-       ON CONFLICT DO NOTHING`,
-      [from, through, keep],
-    );
-    await client.query(
-      `DELETE FROM leaderboard_recent_votes
-        WHERE (voted_at, battle_id) < (SELECT voted_at, battle_id FROM leaderboard_recent_votes
-                                         ORDER BY voted_at DESC, battle_id DESC OFFSET $1 - 1 LIMIT 1)`,
-      [keep],
     );
     await client.query('UPDATE leaderboard_fold SET folded_through = $1', [through]);
     await client.query('COMMIT');
@@ -172,66 +154,6 @@ export async function styledVotes(db: Db): Promise<StyledRow[]> {
     rowMode: 'array',
   });
   return rows;
-}
-
-/**
- * The most recent counted votes the style-controlled ratings and the speed figures read at most.
- * Both need each vote with its answers, which no count per cell can stand for: reading a million
- * of them costs seconds, these a fixed few hundred milliseconds at most whatever the votes.
- */
-export const RECENT_SAMPLE_VOTES = 20_000;
-
-/** Speed columns of one answer: model, ttft_ms, duration_ms, output_tokens, characters (all null: no answer). */
-type AnswerSpeed = [string | null, number | null, number | null, number | null, number | null];
-
-/**
- * One of the most recent counted votes: a {@link StyledRow} (tool, lang, has_image, model_a,
- * model_b, winner, the ten style features), then the speed columns of answer a and of answer b.
- */
-export type RecentRow = [...StyledRow, ...AnswerSpeed, ...AnswerSpeed];
-
-const STYLE_COLUMNS = ['length', 'headers', 'list_items', 'bold', 'code_blocks'];
-/** A vote's ten style features as leaderboard_recent_votes keeps them (answers `sa` and `sb`). */
-const STYLE_ARRAY = `ARRAY[${['sa', 'sb'].flatMap((t) => STYLE_COLUMNS.map((f) => `coalesce(${t}.style_${f}, 0)`)).join(', ')}]`;
-/** Its answers' speeds: ttft, duration, output tokens and characters of a, then of b. */
-const SPEED_ARRAY = `ARRAY[${['sa', 'sb']
-  .flatMap((t) => [`${t}.ttft_ms`, `${t}.duration_ms`, `${t}.output_tokens`, `coalesce(${t}.style_length, char_length(${t}.text))`])
-  .join(', ')}]`;
-/**
- * A vote's battle and answers, looked up one vote at a time (LIMIT 1 keeps each a lookup by key:
- * joined plainly, the planner may read every battle and answer to hash them for a few votes).
- */
-const ANSWERS_OF_VOTE = `CROSS JOIN LATERAL (SELECT lang, has_image, model_a, model_b FROM battles WHERE id = v.battle_id LIMIT 1) b
-         LEFT JOIN LATERAL (SELECT * FROM answers WHERE battle_id = v.battle_id AND side = 'a' LIMIT 1) sa ON true
-         LEFT JOIN LATERAL (SELECT * FROM answers WHERE battle_id = v.battle_id AND side = 'b' LIMIT 1) sb ON true`;
-
-/**
- * The `limit` most recent counted votes with their answers' styles and speeds, oldest first (the
- * order {@link styledVotes} reads every vote in, so with fewer votes than `limit` the style fits
- * see exactly what they saw reading every vote): the folded ones from leaderboard_recent_votes,
- * the ones after `foldedThrough` from the votes.
- */
-export async function recentVotes(db: Db, foldedThrough: Date, limit = RECENT_SAMPLE_VOTES): Promise<RecentRow[]> {
-  const { rows } = await db.query<[string, Language, boolean, string, string, Winner, number[], string | null, string | null, (number | null)[]]>({
-    text: `SELECT tool, lang, has_image, model_a, model_b, winner, style, model_sa, model_sb, speed
-             FROM (SELECT * FROM (SELECT voted_at, battle_id, tool, lang, has_image, model_a, model_b, winner, style, model_sa, model_sb, speed
-                                    FROM leaderboard_recent_votes WHERE voted_at <= $1
-                                   ORDER BY voted_at DESC, battle_id DESC LIMIT $2) folded
-                   UNION ALL
-                   SELECT v.created_at, v.battle_id, v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, ${STYLE_ARRAY}, sa.model, sb.model, ${SPEED_ARRAY}
-                     FROM (SELECT battle_id, tool, winner, created_at FROM votes WHERE counted AND created_at > $1
-                            ORDER BY created_at DESC, battle_id DESC LIMIT $2) v
-                     ${ANSWERS_OF_VOTE}
-                    ORDER BY 1 DESC, 2 DESC LIMIT $2) r
-            ORDER BY voted_at, battle_id`,
-    values: [foldedThrough, limit],
-    rowMode: 'array',
-  });
-  return rows.map(([tool, lang, hasImage, a, b, winner, style, modelA, modelB, speed]) => [
-    tool, lang, hasImage, a, b, winner, ...style,
-    modelA, speed[0] ?? null, speed[1] ?? null, speed[2] ?? null, speed[3] ?? null,
-    modelB, speed[4] ?? null, speed[5] ?? null, speed[6] ?? null, speed[7] ?? null,
-  ] as RecentRow);
 }
 
 /**
@@ -330,4 +252,39 @@ export async function writeSnapshots(db: Db, snapshots: SnapshotRow[]): Promise<
       WHERE s.votes <> EXCLUDED.votes`,
     [JSON.stringify(snapshots)],
   );
+}
+
+/**
+ * Replaces the stored speed figures with those of the last style refit, in one transaction: a
+ * plain refit reading meanwhile sees the old ones or the new ones, never none.
+ */
+export async function writeSpeeds(db: Db, speeds: SpeedRow[]): Promise<void> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('DELETE FROM leaderboard_speeds');
+    await client.query(
+      `INSERT INTO leaderboard_speeds (model, tool, lang, has_image, ttft_ms_p50, ttft_ms_p25, ttft_ms_p75, tokens_per_second_p50, answer_chars_p50, answers)
+       SELECT model, tool, lang, has_image, "ttftMsP50", "ttftMsP25", "ttftMsP75", "tokensPerSecondP50", "answerCharsP50", answers
+         FROM jsonb_to_recordset($1::jsonb) AS d(model text, tool text, lang text, has_image boolean, "ttftMsP50" float8, "ttftMsP25" float8,
+                                                 "ttftMsP75" float8, "tokensPerSecondP50" float8, "answerCharsP50" float8, answers integer)`,
+      [JSON.stringify(speeds)],
+    );
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The speed figures the last style refit stored (none before its first run). */
+export async function storedSpeeds(db: Db): Promise<SpeedRow[]> {
+  const { rows } = await db.query<SpeedRow>(
+    `SELECT model, tool, lang, has_image, ttft_ms_p50 AS "ttftMsP50", ttft_ms_p25 AS "ttftMsP25", ttft_ms_p75 AS "ttftMsP75",
+            tokens_per_second_p50 AS "tokensPerSecondP50", answer_chars_p50 AS "answerCharsP50", answers
+       FROM leaderboard_speeds`,
+  );
+  return rows;
 }

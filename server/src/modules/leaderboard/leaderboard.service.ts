@@ -1,5 +1,5 @@
 import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/shared';
-import type { BoardId, Leaderboard, LeaderboardHistory, RedisKeys } from '@duet/shared';
+import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, RedisKeys } from '@duet/shared';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
@@ -17,8 +17,11 @@ export interface LeaderboardServiceDeps {
   keys: RedisKeys;
   db: Db;
   logger: Logger;
-  /** When the leaderboard job runs next (epoch ms), null when it is not scheduled. */
-  nextRefitAt: () => Promise<number | null>;
+  /**
+   * When the refit of boards of this control runs next (epoch ms), null when it is not scheduled:
+   * the plain boards follow the frequent refit, the style-controlled ones the hourly style refit.
+   */
+  nextRefitAt: (control: LeaderboardControl) => Promise<number | null>;
 }
 
 const sliceOf = (b: BoardId): VoteSlice => ({
@@ -57,7 +60,7 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
       const found = await cachedBoard(board);
       // A board cached by an older worker has no read time: its computation time stands in.
       const since = found.countedThrough ?? found.updatedAt;
-      const [votes, next] = await Promise.all([countedSince(deps.db, sliceOf(board), since), deps.nextRefitAt()]);
+      const [votes, next] = await Promise.all([countedSince(deps.db, sliceOf(board), since), deps.nextRefitAt(board.control)]);
       return { ...found, pending: { votes, nextRefitAt: next === null ? null : new Date(next).toISOString() } };
     },
     /** The board's daily snapshots, oldest first. */

@@ -1,0 +1,36 @@
+import type { LeaderboardDeps, RefitResult } from './compute-leaderboard.handler.ts';
+import { backfillAnswerStyles, countedCells, databaseNow, foldCountedVotes, speedStats, styledVotes, writeSnapshots, writeSpeeds } from '../store/leaderboard.repo.ts';
+import { snapshotsOf, styledVotesOf, styleLeaderboardsOf } from './leaderboard-boards.ts';
+
+/**
+ * The style refit, run every LEADERBOARD_STYLE_REFIT_MINUTES and at once when a style-controlled
+ * board is missing: the style-controlled boards (overall, per tool and per category) fitted on
+ * every counted vote with its answers' styles, and the speed figures, exactly as a full recompute
+ * gives them. It caches the boards in Redis, keeps today's snapshot of each, and stores the speeds
+ * for the plain refit, which it then marks due so the plain boards carry the new speeds too.
+ *
+ * Reading every vote with its answers takes seconds at a million votes, which is why this is not
+ * done after each vote: between two runs the style boards say which votes they count
+ * (`countedThrough`), and the gateway shows the rest as pending until this job's next run.
+ */
+export function createComputeStyleLeaderboard(deps: LeaderboardDeps) {
+  const opts = { resamples: deps.resamples ?? 100, seed: deps.seed ?? 42 };
+  return async function computeStyleLeaderboard(): Promise<RefitResult> {
+    const backfilled = await backfillAnswerStyles(deps.db);
+    const countedThrough = (await databaseNow(deps.db)).toISOString();
+    // The votes, battles and wins on the boards come from the cells, as the plain boards' do.
+    const foldedThrough = await foldCountedVotes(deps.db, deps.foldLagMs);
+    const cells = await countedCells(deps.db, foldedThrough);
+    const styled = styledVotesOf(await styledVotes(deps.db));
+    const speed = await speedStats(deps.db, cells.reduce((sum, r) => sum + r.n, 0));
+    const startedAt = Date.now();
+    const failures: string[] = [];
+    const boards = styleLeaderboardsOf({ cells, styled, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts, failures);
+    const fit = { startedAt, endedAt: Date.now() };
+    await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board))));
+    await writeSnapshots(deps.db, snapshotsOf(boards));
+    await writeSpeeds(deps.db, speed);
+    await deps.redis.set(deps.keys.leaderboardDirty, `speeds-${startedAt}`);
+    return { computed: true, votes: boards[0]?.votes ?? 0, fit, backfilled, failures };
+  };
+}
