@@ -84,6 +84,13 @@ describe('the refit’s child process', () => {
       { what: 'a refit running in a child process', timeoutMs: 60_000, intervalMs: 20 },
     );
     leftovers.push(child);
+    // Killed once the refit has its database session: past its start, into the work itself.
+    await waitFor(
+      async () =>
+        (await gateway.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'duet-refit' AND datname = current_database()")).rows[0]!.n > 0 ||
+        undefined,
+      { what: 'the refit’s database session', timeoutMs: 60_000, intervalMs: 20 },
+    );
 
     await worker.crash();
     await waitFor(() => !alive(child) || undefined, { what: 'the refit child to end', timeoutMs: 20_000, intervalMs: 50 });
