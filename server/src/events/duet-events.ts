@@ -9,8 +9,8 @@ export interface DuetEvents {
   'battle.cancelled': { battleId: string };
   /** A vote was stored, counted or not (with the reason). */
   'vote.recorded': { battleId: string; tool: string; winner: Winner; counted: boolean; reason: UncountedReason | null };
-  /** A counted vote changed a tool's win rates (and so the ratings). */
-  'vote.counted': { battleId: string; tool: string; winRates: WinRate[] };
+  /** A counted vote changed a tool's win rates (and so the ratings); `winRates.changed` carries the figures. */
+  'vote.counted': { battleId: string; tool: string };
   /** A tool's win rates as they stand after counted votes (at most a few times a second per tool). */
   'winRates.changed': { tool: string; winRates: WinRate[] };
 }

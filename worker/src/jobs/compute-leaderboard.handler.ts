@@ -1,4 +1,4 @@
-import type { RedisKeys } from '@duet/shared';
+import type { Leaderboard, RedisKeys } from '@duet/shared';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Db } from '../infra/db.ts';
 import { countedCells, databaseNow, foldCountedVotes, storedSpeeds, writeSnapshots } from '../store/leaderboard.repo.ts';
@@ -49,8 +49,19 @@ export async function styleBoardMissing(redis: RedisClient, keys: RedisKeys): Pr
  * compute-style-leaderboard.handler.ts). The fit is CPU-bound: the job runs it in a process of its
  * own (compute-leaderboard.processor.ts), never on the battles' event loop.
  */
+/** The bootstrap's settings both refits fit with. */
+export const fitSettingsOf = (deps: LeaderboardDeps) => ({ resamples: deps.resamples ?? 100, seed: deps.seed ?? 42 });
+
+/**
+ * Caches boards in Redis, one SET per board, not one transaction: on a Redis Cluster the boards'
+ * keys sit on different shards. Each board is whole on its own, and readers read one board at a time.
+ */
+export async function cacheBoards(deps: Pick<LeaderboardDeps, 'redis' | 'keys'>, boards: Leaderboard[]): Promise<void> {
+  await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board))));
+}
+
 export function createComputeLeaderboard(deps: LeaderboardDeps) {
-  const opts = { resamples: deps.resamples ?? 100, seed: deps.seed ?? 42 };
+  const opts = fitSettingsOf(deps);
   return async function computeLeaderboard(): Promise<RefitResult> {
     // Checked even with nothing new to count: a Redis that lost its data must get them back soon.
     const styleMissing = await styleBoardMissing(deps.redis, deps.keys);
@@ -67,9 +78,7 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const startedAt = Date.now();
     const boards = plainLeaderboardsOf({ cells, styled: null, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts);
     const fit = { startedAt, endedAt: Date.now() };
-    // One SET per board, not one transaction: on a Redis Cluster the boards' keys sit on different
-    // shards. Each board is whole on its own, and readers read one board at a time.
-    await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board))));
+    await cacheBoards(deps, boards);
     if (dirty) await deps.redis.eval(CLEAR_IF_UNCHANGED, 1, deps.keys.leaderboardDirty, dirty);
     await writeSnapshots(deps.db, snapshotsOf(boards));
     return { computed: true, votes: boards[0]?.votes ?? 0, fit, styleMissing };

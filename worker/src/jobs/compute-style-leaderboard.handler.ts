@@ -1,3 +1,4 @@
+import { cacheBoards, fitSettingsOf } from './compute-leaderboard.handler.ts';
 import type { LeaderboardDeps, RefitResult } from './compute-leaderboard.handler.ts';
 import { backfillAnswerStyles, countedCells, databaseNow, foldCountedVotes, speedStats, styledVotes, writeSnapshots, writeSpeeds } from '../store/leaderboard.repo.ts';
 import { snapshotsOf, styledVotesOf, styleLeaderboardsOf } from './leaderboard-boards.ts';
@@ -14,7 +15,7 @@ import { snapshotsOf, styledVotesOf, styleLeaderboardsOf } from './leaderboard-b
  * (`countedThrough`), and the gateway shows the rest as pending until this job's next run.
  */
 export function createComputeStyleLeaderboard(deps: LeaderboardDeps) {
-  const opts = { resamples: deps.resamples ?? 100, seed: deps.seed ?? 42 };
+  const opts = fitSettingsOf(deps);
   return async function computeStyleLeaderboard(): Promise<RefitResult> {
     const backfilled = await backfillAnswerStyles(deps.db);
     const countedThrough = (await databaseNow(deps.db)).toISOString();
@@ -27,7 +28,7 @@ export function createComputeStyleLeaderboard(deps: LeaderboardDeps) {
     const failures: string[] = [];
     const boards = styleLeaderboardsOf({ cells, styled, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts, failures);
     const fit = { startedAt, endedAt: Date.now() };
-    await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board))));
+    await cacheBoards(deps, boards);
     await writeSnapshots(deps.db, snapshotsOf(boards));
     await writeSpeeds(deps.db, speed);
     await deps.redis.set(deps.keys.leaderboardDirty, `speeds-${startedAt}`);

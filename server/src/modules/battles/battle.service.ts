@@ -136,8 +136,8 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (!stored.inserted) throw alreadyVoted();
     const { tool } = battle;
     deps.events.emit('vote.recorded', { battleId, tool, winner: body.winner, counted: stored.counted, reason: stored.uncountedReason });
+    if (stored.counted) deps.events.emit('vote.counted', { battleId, tool });
     const winRates = deps.stats.winRatesOf(stored.counters);
-    if (stored.counted) deps.events.emit('vote.counted', { battleId, tool, winRates });
     const revealed = (side: Side) => {
       const answer = answers.find((a) => a.side === side);
       return { ...battle.sides[side], stats: answer ? repo.statsOf(answer) : null };
