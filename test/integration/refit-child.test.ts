@@ -1,4 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bullPrefix, LEADERBOARD_QUEUE, redisKeys } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -98,4 +102,41 @@ describe('the refit’s child process', () => {
     expect(await gateway.redis.exists(keys.leaderboard(null))).toBe(0);
     expect((await queue.getJobs(['completed'])).length).toBe(0);
   }, 180_000);
+});
+
+/**
+ * The same when the worker dies while the child computes, as a fit does, without a pause: the child
+ * only learns of it when its report of the finished job fails. BullMQ's child reports that failure
+ * with another message to the parent, which fails too, and so on, never polling for the closed
+ * channel (before the fix: alive at 100 % of a core, its memory growing, until its heap ran out).
+ */
+describe('a sandboxed child whose parent dies while it computes', () => {
+  const leftovers: number[] = [];
+  afterAll(() => {
+    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('ends once its compute is over instead of spinning on the failed report', async () => {
+    const BUSY_MS = 2_000;
+    const mark = join(mkdtempSync(join(tmpdir(), 'duet-sandbox-')), 'mark');
+    const parent = spawn(process.execPath, ['--import', 'tsx', 'test/fakes/sandbox-parent.ts'], {
+      env: { ...process.env, REDIS_URL: TEST_REDIS_URL, PREFIX: `sandbox-${randomUUID().slice(0, 8)}`, BUSY_MS: String(BUSY_MS), BUSY_MARK: mark },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const marks = () => (existsSync(mark) ? readFileSync(mark, 'utf8') : '');
+    try {
+      const child = await waitFor(() => Number(/computing (\d+)/.exec(marks())?.[1]) || undefined, {
+        what: 'the child computing',
+        timeoutMs: 60_000,
+        intervalMs: 20,
+      });
+      leftovers.push(child);
+      parent.kill('SIGKILL');
+      await waitFor(() => !alive(child) || undefined, { what: 'the child to end after its compute', timeoutMs: BUSY_MS + 10_000, intervalMs: 50 });
+      // Its compute ran to the end: the parent's death was only noticed when the result could not go.
+      expect(marks()).toContain('computed');
+    } finally {
+      if (parent.exitCode === null) parent.kill('SIGKILL');
+    }
+  }, 90_000);
 });

@@ -14,6 +14,7 @@ import { createRedis, redisReady } from '../infra/redis.ts';
 import { createComputeLeaderboard } from './compute-leaderboard.handler.ts';
 import type { RefitResult } from './compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from './compute-style-leaderboard.handler.ts';
+import { endWithParent } from './sandbox-child.ts';
 
 /** Required, with no defaults: a child that silently used the default database would be worse than one that fails. */
 export const ZRefitEnvSchema = z.object({
@@ -46,10 +47,7 @@ export default async function computeLeaderboardProcessor(job: SandboxedJob): Pr
   if (!env) {
     env = parseEnv(ZRefitEnvSchema, process.env);
     setPriority(Math.max(getPriority(), REFIT_NICENESS)); // never higher than it was: that would need privileges
-    // The battle worker that forked this process is gone (killed, crashed): nobody will take the
-    // result, its lock is lost, and another worker's refit starts over. Stop holding a core and
-    // a database connection the moment the channel to it closes, mid-run or idle.
-    process.once('disconnect', () => process.exit(1));
+    endWithParent();
   }
   const db = createDb(env.DATABASE_URL, 1, 'duet-refit');
   db.on('error', () => undefined); // a dropped idle connection must not end the process: the query using it fails
