@@ -68,6 +68,10 @@ const figures = rows.map(({ battles, checkout, anchor, duet }) => ({
   lagP99Ms: round(pct(duet.lags, 99)),
   firstOverheadP50Ms: round(pct(duet.firstLags, 50) - pct(anchor.firstLags, 50)),
   firstOverheadP99Ms: round(pct(duet.firstLags, 99) - pct(anchor.firstLags, 99)),
+  firstTextP50Ms: round(pct(duet.firstTextMs, 50)),
+  firstTextP99Ms: round(pct(duet.firstTextMs, 99)),
+  anchorFirstTextP50Ms: round(pct(anchor.firstTextMs, 50)),
+  anchorFirstTextP99Ms: round(pct(anchor.firstTextMs, 99)),
   anchorCpuUsPerToken: round((anchor.cpuMs * 1000) / Math.max(1, anchor.tokens)),
   cpuUsPerToken: round((duet.duetCpuMs * 1000) / Math.max(1, duet.tokens)),
   gatewayCpuUsPerToken: round((duet.gatewayCpuMs * 1000) / Math.max(1, duet.tokens)),
@@ -75,17 +79,18 @@ const figures = rows.map(({ battles, checkout, anchor, duet }) => ({
   peakRssMb: { gateway: Math.round(duet.peakRssMb.gateway), workers: duet.peakRssMb.workers.map(Math.round) },
   dbConnectionErrors: duet.dbConnectionErrors,
   tokens: duet.tokens,
+  postP50Ms: round(pct(duet.postMs, 50)),
   postP99Ms: round(pct(duet.postMs, 99)),
   failures: duet.failures,
 }));
 
 console.log(`\n${await machineLine()} · 1 gateway + ${workers} workers · 120 tokens per side at 30 tokens/s`);
 const label = (f: (typeof figures)[number]) => (values.before ? `${f.battles} (${f.checkout})` : String(f.battles));
-console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | CPU µs per token (gateway + workers) | anchor µs per token | ratio | peak RSS gateway / workers (MB) | DB connection errors |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | POST p50 / p99 | POST → first text p50 / p99 (anchor: request → first text) | CPU µs per token (gateway + workers) | anchor µs per token | ratio | peak RSS gateway / workers (MB) | DB connection errors |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const f of figures) {
   console.log(
-    `| ${label(f)} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
+    `| ${label(f)} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.postP50Ms} / ${f.postP99Ms} | ${f.firstTextP50Ms} / ${f.firstTextP99Ms} (${f.anchorFirstTextP50Ms} / ${f.anchorFirstTextP99Ms}) | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
   );
 }
 for (const f of figures.filter((l) => Object.keys(l.failures).length > 0)) {

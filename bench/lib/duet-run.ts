@@ -14,6 +14,8 @@ export interface LoadResult {
   firstMissed: number;
   tokens: number;
   firstLags: number[];
+  /** Per side, POST → the first text its viewer saw (ms). */
+  firstTextMs: number[];
   lags: number[];
   postMs: number[];
   /** Why battles did not finish, counted by reason. */
@@ -23,6 +25,8 @@ export interface LoadResult {
 export interface AnchorResult {
   tokens: number;
   firstLags: number[];
+  /** Per stream, its request → its first text (ms). */
+  firstTextMs: number[];
   lags: number[];
   cpuMs: number;
 }
@@ -122,11 +126,12 @@ export async function runDuet(opts: {
         firstMissed: m.firstMissed + r.firstMissed,
         tokens: m.tokens + r.tokens,
         firstLags: m.firstLags.concat(r.firstLags),
+        firstTextMs: m.firstTextMs.concat(r.firstTextMs),
         lags: m.lags.concat(r.lags),
         postMs: m.postMs.concat(r.postMs),
         failures: Object.entries(r.failures).reduce((f, [why, n]) => ({ ...f, [why]: (f[why] ?? 0) + n }), m.failures),
       }),
-      { battles: 0, finished: 0, voted: 0, firstMissed: 0, tokens: 0, firstLags: [], lags: [], postMs: [], failures: {} },
+      { battles: 0, finished: 0, voted: 0, firstMissed: 0, tokens: 0, firstLags: [], firstTextMs: [], lags: [], postMs: [], failures: {} },
     );
     return {
       ...merged,

@@ -2,7 +2,7 @@
  * Visitors: `BATTLES` battles created at once on the gateway at `GATEWAY_URL`, each followed by a
  * Socket.IO viewer of its own as a browser does (join, snapshot, live events), then voted on.
  * Each token's delivery lag is the time the viewer reads it minus the time the fake server stamped
- * on it. Prints `{ battles, finished, voted, firstMissed, tokens, firstLags, lags, postMs, failures }`.
+ * on it. Prints `{ battles, finished, voted, firstMissed, tokens, firstLags, firstTextMs, lags, postMs, failures }`.
  */
 import { applySideEvent, sideEnded } from '@duet/shared';
 import type { BattleEvent, BattleSnapshot, CreateBattleResponse } from '@duet/shared';
@@ -14,6 +14,8 @@ const url = process.env.GATEWAY_URL!;
 const battles = Number(process.env.BATTLES);
 const timeoutMs = Number(process.env.TIMEOUT_MS ?? 180_000);
 const firstLags: number[] = [];
+/** Per side, from the start of its battle's POST to the first text the viewer saw: the visitor's wait. */
+const firstTextMs: number[] = [];
 const lags: number[] = [];
 const postMs: number[] = [];
 let finished = 0;
@@ -58,6 +60,7 @@ async function one(i: number): Promise<void> {
     };
     socket.on('battle:delta', (d) => {
       const now = wallClockMs();
+      if (!seen[d.side] && d.text) firstTextMs.push(performance.now() - t0);
       for (const stamp of readStamps(d.text)) {
         lags.push(now - stamp);
         if (!seen[d.side]) firstLags.push(now - stamp);
@@ -75,6 +78,7 @@ async function one(i: number): Promise<void> {
           if (!seen[side] && snapshot.sides[side].text) {
             seen[side] = true;
             firstMissed += 1;
+            firstTextMs.push(performance.now() - t0);
           }
         }
         for (const e of buffered.splice(0)) apply(e);
@@ -93,4 +97,4 @@ async function one(i: number): Promise<void> {
 
 await Promise.all(Array.from({ length: battles }, (_, i) => one(i).catch((err: unknown) => fail(`error ${(err as Error).message}`))));
 // Exit only once the result is written: stdout to a pipe is asynchronous, and a large result would be cut.
-process.stdout.write(`${JSON.stringify({ battles, finished, voted, firstMissed, tokens: lags.length, firstLags, lags, postMs, failures })}\n`, () => process.exit(0));
+process.stdout.write(`${JSON.stringify({ battles, finished, voted, firstMissed, tokens: lags.length, firstLags, firstTextMs, lags, postMs, failures })}\n`, () => process.exit(0));
