@@ -12,6 +12,8 @@
  * what the cells cost, not what the votes cost.
  */
 
+import { solveSpd } from './cholesky.ts';
+
 /** One vote: model `a` on one side, model `b` on the other, and the verdict. */
 export interface Comparison {
   a: string;
@@ -371,7 +373,7 @@ function newtonFit(
       a[lo * m + hi] = (a[lo * m + hi] as number) - h;
       a[hi * m + lo] = (a[hi * m + lo] as number) - h;
     }
-    if (!choleskySolve(a, step, m)) return null;
+    if (!solveSpd(a, step, m)) return null;
     let largest = 0;
     for (let i = 0; i < m; i++) largest = Math.max(largest, Math.abs(step[i] as number));
     if (!Number.isFinite(largest)) return null;
@@ -390,36 +392,6 @@ function newtonFit(
   return null;
 }
 
-/**
- * Solves A x = b in place for a symmetric positive definite A (row-major m×m),
- * leaving x in `b` and the Cholesky factor in A's lower triangle. False if A is
- * not positive definite (a pivot not above 0).
- */
-function choleskySolve(a: Float64Array, b: Float64Array, m: number): boolean {
-  for (let j = 0; j < m; j++) {
-    let d = a[j * m + j] as number;
-    for (let k = 0; k < j; k++) d -= (a[j * m + k] as number) ** 2;
-    if (!(d > 0)) return false;
-    const l = Math.sqrt(d);
-    a[j * m + j] = l;
-    for (let i = j + 1; i < m; i++) {
-      let v = a[i * m + j] as number;
-      for (let k = 0; k < j; k++) v -= (a[i * m + k] as number) * (a[j * m + k] as number);
-      a[i * m + j] = v / l;
-    }
-  }
-  for (let i = 0; i < m; i++) {
-    let v = b[i] as number;
-    for (let k = 0; k < i; k++) v -= (a[i * m + k] as number) * (b[k] as number);
-    b[i] = v / (a[i * m + i] as number);
-  }
-  for (let i = m - 1; i >= 0; i--) {
-    let v = b[i] as number;
-    for (let k = i + 1; k < m; k++) v -= (a[k * m + i] as number) * (b[k] as number);
-    b[i] = v / (a[i * m + i] as number);
-  }
-  return true;
-}
 
 /** Connected components of the comparison graph, present models only, each listed from its lowest index. */
 function connectedComponents(m: number, present: Uint8Array, pairLo: Int32Array, pairHi: Int32Array): number[][] {
