@@ -43,7 +43,7 @@ export interface FitOptions {
   scale?: number;
   /** Rating of a model whose strength equals its component's geometric mean. Default 1000. */
   base?: number;
-  /** Maximum number of MM iterations. Default 10 000. */
+  /** Maximum number of MM iterations. Default 10 000. (A bootstrap resample's Newton refit takes at most 50 steps, then MM with this cap.) */
   iterations?: number;
   /** Stop when the largest relative change of any strength in one step is below this. Default 1e-10. */
   tolerance?: number;

@@ -1,18 +1,23 @@
 /**
- * A sandboxed processor that computes without a pause for `BUSY_MS` and returns, as a refit's fit
- * does: while it computes, its event loop never polls, so it cannot see its parent go. It appends
- * `computing <pid>` to the file `BUSY_MARK` when it starts and `computed` when it is done.
+ * A sandboxed processor that computes without a pause, as a refit's fit does (its event loop never
+ * polls, so it cannot see its parent go), until its parent is gone (or `BUSY_MS` passed), then
+ * returns. It appends `computing <pid>` to the file `BUSY_MARK` when it starts and `computed` when
+ * it is done.
  */
 import { appendFileSync } from 'node:fs';
-import { endWithParent } from '../../worker/src/jobs/sandbox-child.ts';
+import { endWithParent, parentGone } from '../../worker/src/jobs/sandbox-child.ts';
 
 export default async function busy(): Promise<{ pid: number }> {
   endWithParent();
+  const parent = process.ppid;
   const mark = process.env.BUSY_MARK;
   if (mark) appendFileSync(mark, `computing ${process.pid}\n`);
-  const until = Date.now() + Number(process.env.BUSY_MS ?? 3000);
+  const until = Date.now() + Number(process.env.BUSY_MS ?? 30_000);
+  let checked = 0;
   while (Date.now() < until) {
-    // computing
+    if (Date.now() - checked < 10) continue;
+    checked = Date.now();
+    if (parentGone(parent)) break;
   }
   if (mark) appendFileSync(mark, 'computed\n');
   return { pid: process.pid };

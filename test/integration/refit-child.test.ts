@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bullPrefix, LEADERBOARD_QUEUE, redisKeys } from '@duet/shared';
@@ -74,7 +74,7 @@ describe('the refit’s child process', () => {
   it('ends mid-refit when the battle worker that forked it is killed, leaving the refit to the next worker', async () => {
     const client = await gateway.db.pool.connect();
     try {
-      // Enough votes for a refit of several seconds: the worker is killed while it runs.
+      // Enough votes that the refit's first run folds them for seconds: the worker is killed while it does.
       await insertSyntheticVotes(client, 300_000);
     } finally {
       client.release();
@@ -109,18 +109,25 @@ describe('the refit’s child process', () => {
  * only learns of it when its report of the finished job fails. BullMQ's child reports that failure
  * with another message to the parent, which fails too, and so on, never polling for the closed
  * channel (before the fix: alive at 100 % of a core, its memory growing, until its heap ran out).
+ * The stand-in processor computes until its parent is gone, so the report always comes after the kill.
  */
 describe('a sandboxed child whose parent dies while it computes', () => {
   const leftovers: number[] = [];
-  afterAll(() => {
-    for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  const dir = mkdtempSync(join(tmpdir(), 'duet-sandbox-'));
+  const prefix = `sandbox-${randomUUID().slice(0, 8)}`;
+  afterAll(async () => {
+    for (const pid of leftovers) if (alive(pid) && /classes\/main\.js/.test(cmdline(pid))) process.kill(pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    const redis = new Redis(TEST_REDIS_URL);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
   });
 
   it('ends once its compute is over instead of spinning on the failed report', async () => {
-    const BUSY_MS = 2_000;
-    const mark = join(mkdtempSync(join(tmpdir(), 'duet-sandbox-')), 'mark');
+    const mark = join(dir, 'mark');
     const parent = spawn(process.execPath, ['--import', 'tsx', 'test/fakes/sandbox-parent.ts'], {
-      env: { ...process.env, REDIS_URL: TEST_REDIS_URL, PREFIX: `sandbox-${randomUUID().slice(0, 8)}`, BUSY_MS: String(BUSY_MS), BUSY_MARK: mark },
+      env: { ...process.env, REDIS_URL: TEST_REDIS_URL, PREFIX: prefix, BUSY_MARK: mark },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     const marks = () => (existsSync(mark) ? readFileSync(mark, 'utf8') : '');
@@ -132,10 +139,11 @@ describe('a sandboxed child whose parent dies while it computes', () => {
       });
       leftovers.push(child);
       parent.kill('SIGKILL');
-      await waitFor(() => !alive(child) || undefined, { what: 'the child to end after its compute', timeoutMs: BUSY_MS + 10_000, intervalMs: 50 });
-      // Its compute ran to the end: the parent's death was only noticed when the result could not go.
+      await waitFor(() => !alive(child) || undefined, { what: 'the child to end after its compute', timeoutMs: 15_000, intervalMs: 50 });
+      // Its compute ran to the end after the kill: the parent's death came to light when the result could not go.
       expect(marks()).toContain('computed');
     } finally {
+      leftovers.push(...childrenOf(parent.pid!));
       if (parent.exitCode === null) parent.kill('SIGKILL');
     }
   }, 90_000);

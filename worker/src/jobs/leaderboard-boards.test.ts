@@ -59,6 +59,7 @@ describe('the plain boards', () => {
         expect([m.rating, m.ciLow, m.ciHigh]).toEqual([iv.rating, iv.ciLow, iv.ciHigh].map((x) => Math.round(x * 10) / 10));
         const first = rows.find((r) => r.model_a === m.model || r.model_b === m.model)!;
         expect(m.label).toBe(first.model_a === m.model ? first.label_a : first.label_b);
+        expect(m.family).toBe(first.model_a === m.model ? first.family_a : first.family_b);
         const mine = rows.filter((r) => r.model_a === m.model || r.model_b === m.model);
         const battles = mine.reduce((s, r) => s + r.n, 0);
         const wins = mine.reduce((s, r) => s + ((r.winner === 'a' && r.model_a === m.model) || (r.winner === 'b' && r.model_b === m.model) ? r.n : 0), 0);

@@ -177,6 +177,7 @@ interface CellSlices {
   slices: { tool: string; lang: string; hasImage: boolean; keys: number[]; n: number[]; first: number[] }[];
 }
 
+/** Per cells array, as one refit read it (never changed after: the slices hold row positions). */
 const slicesCache = new WeakMap<CountedRow[], CellSlices>();
 
 function slicesOf(cells: CountedRow[]): CellSlices {
@@ -186,15 +187,21 @@ function slicesOf(cells: CountedRow[]): CellSlices {
   const indexOf = (model: string) => {
     let i = modelIndex.get(model);
     if (i === undefined) modelIndex.set(model, (i = modelIndex.size));
+    if (i >= 2 ** 20) throw new RangeError('more than 2^20 models in the counted votes');
     return i;
+  };
+  const verdictOf = (winner: CountedRow['winner']) => {
+    const w = WINNERS.indexOf(winner);
+    if (w < 0) throw new RangeError(`Unknown winner: ${String(winner)}`);
+    return w;
   };
   const bySlice = new Map<string, { slice: CellSlices['slices'][number]; slot: Map<number, number> }>();
   cells.forEach((r, row) => {
     const sliceKey = `${r.tool}\u0000${r.lang}\u0000${r.has_image ? 1 : 0}`;
     let s = bySlice.get(sliceKey);
     if (!s) bySlice.set(sliceKey, (s = { slice: { tool: r.tool, lang: r.lang, hasImage: r.has_image, keys: [], n: [], first: [] }, slot: new Map() }));
-    // Model indices stay below 2^20 and the key below 2^43: exact in a double.
-    const key = (indexOf(r.model_a) * 2 ** 20 + indexOf(r.model_b)) * 4 + WINNERS.indexOf(r.winner);
+    // Model indices below 2^20, so the key stays below 2^42: exact in a double.
+    const key = (indexOf(r.model_a) * 2 ** 20 + indexOf(r.model_b)) * 4 + verdictOf(r.winner);
     const k = s.slot.get(key);
     if (k === undefined) {
       s.slot.set(key, s.slice.keys.length);

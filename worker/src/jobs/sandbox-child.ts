@@ -5,31 +5,58 @@
  *
  * Two ways it learns of it:
  * - the channel to the parent closes (`disconnect`), noticed the next time its event loop polls;
- * - a message to the parent fails (EPIPE, or the channel already closed). That one matters:
- *   BullMQ's child reports a job's end with a send, and on an uncaught error it reports the error
- *   with a send and only then exits. With the parent gone the report fails, the failure is itself
- *   unhandled, becomes an uncaught error, is reported again, and so on: a loop of microtasks that
- *   never lets the event loop poll, so `disconnect` never fires (measured: a child at 100 % of a
- *   core with its memory growing by ~100 MB/s, until the heap runs out).
- * Any other unhandled rejection is thrown again, as Node would: BullMQ reports it and exits.
+ * - a message to the parent fails. That one matters: BullMQ's child reports a job's end with a
+ *   send, and an uncaught error with a send before it exits. With the parent gone the report fails
+ *   (EPIPE), the failure is itself unhandled, becomes an uncaught error, is reported again, and so
+ *   on: a loop of microtasks that never lets the event loop poll, so `disconnect` never fires
+ *   (measured: a child at 100 % of a core with its memory growing by ~100 MB/s, until the heap
+ *   runs out).
+ * Any other unhandled rejection is thrown again, as Node would: BullMQ reports it and exits. An
+ * EPIPE from a database or Redis socket while the parent lives is one of those.
  */
+import { readFileSync } from 'node:fs';
+
 let installed = false;
 
-const IPC_GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_IPC_CHANNEL_CLOSED', 'ERR_IPC_DISCONNECTED']);
+const SEND_FAILED = new Set(['EPIPE', 'ECONNRESET', 'ERR_IPC_CHANNEL_CLOSED', 'ERR_IPC_DISCONNECTED']);
 
-/** Whether `reason` says the channel to the parent is gone. */
-export function parentGone(reason: unknown): boolean {
+/** This process's parent now (Node's `process.ppid` is read once, at start): Linux's /proc, else null. */
+export function currentParentPid(): number | null {
+  try {
+    // The fourth field of /proc/<pid>/stat is the parent's pid (after "pid (comm) state").
+    return Number(readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process that forked this one (pid `parent`) is gone: this one was handed to another parent. */
+export function parentGone(parent: number): boolean {
+  const now = currentParentPid();
+  if (now !== null) return now !== parent;
+  try {
+    process.kill(parent, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Whether an unhandled rejection is a failed message to a parent that is gone. */
+function sendToGoneParent(reason: unknown, parent: number): boolean {
+  if (process.connected === false) return true;
   const code = reason && typeof reason === 'object' ? (reason as { code?: unknown }).code : undefined;
-  return !process.connected || (typeof code === 'string' && IPC_GONE.has(code));
+  return typeof code === 'string' && SEND_FAILED.has(code) && parentGone(parent);
 }
 
 /** Ends this process when its parent is gone; once per process, from the processor's first job. */
 export function endWithParent(): void {
   if (installed) return;
   installed = true;
+  const parent = process.ppid;
   process.once('disconnect', () => process.exit(1));
   process.on('unhandledRejection', (reason) => {
-    if (parentGone(reason)) process.exit(1);
+    if (sendToGoneParent(reason, parent)) process.exit(1);
     throw reason;
   });
 }
