@@ -34,7 +34,9 @@ async function connectWhenFree(url: string, headers: Record<string, string> = {}
     async () => {
       const result = await tryConnect(url, headers);
       if ('socket' in result) return result.socket;
-      if (result.error === 'too_many_connections') return undefined;
+      // Full at the Socket.IO level says so; full at the Engine.IO level (the address's sessions,
+      // checked before the WebSocket upgrade) can only refuse the upgrade: "websocket error".
+      if (result.error === 'too_many_connections' || result.error === 'websocket error') return undefined;
       throw new Error(`could not connect: ${result.error}`);
     },
     { intervalMs: 50, what: 'a free socket place' },
@@ -201,6 +203,15 @@ describe('socket and address limits of a gateway reached directly (TRUST_PROXY u
         path: '/socket.io/?EIO=4&transport=websocket',
         headers: { origin, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
       });
+    // A polling handshake opens an Engine.IO session that holds one of the address's places until it
+    // times out (45 s): each accepted one is closed at once (a close packet), as a browser would.
+    const closeSession = (handshakeBody: string, headers: Record<string, string>) =>
+      rawRequest(direct.url, {
+        method: 'POST',
+        path: `/socket.io/?EIO=4&transport=polling&sid=${(JSON.parse(handshakeBody.slice(1)) as { sid: string }).sid}`,
+        headers: { ...headers, 'content-type': 'text/plain;charset=UTF-8' },
+        body: '1',
+      });
     const own = `http://127.0.0.1:${direct.port}`;
     for (const origin of ['https://evil.example', 'null', `http://localhost:${direct.port}`, `${CONFIGURED_ORIGIN}.evil.example`, `http://127.0.0.1:${direct.port + 1}`]) {
       const polling = await handshake({ origin });
@@ -215,6 +226,7 @@ describe('socket and address limits of a gateway reached directly (TRUST_PROXY u
       const polling = await handshake(headers);
       expect(polling.status, JSON.stringify(headers)).toBe(200);
       expect(polling.body.startsWith('0{')).toBe(true);
+      expect((await closeSession(polling.body, headers)).status).toBe(200);
       if (headers.origin) expect((await upgrade(headers.origin)).status).toBe(101);
       const socket = await connectWhenFree(direct.url, headers);
       expect(socket.connected).toBe(true);
