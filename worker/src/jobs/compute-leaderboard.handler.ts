@@ -39,16 +39,6 @@ export async function styleBoardMissing(redis: RedisClient, keys: RedisKeys): Pr
   return found.some((n) => n === 0);
 }
 
-/**
- * The frequent refit: recomputes the plain boards (overall, per tool and per category) and caches
- * them in Redis when a vote arrived since the last time (or nothing is cached yet), then keeps
- * today's snapshot of each in PostgreSQL. They count every counted vote, from cells kept up to
- * date by each run (foldCountedVotes). The speed figures on them are the last style refit's
- * (leaderboard_speeds), and the style-controlled boards are left as that refit wrote them: both
- * need every vote with its answers, too slow to read after each vote (see
- * compute-style-leaderboard.handler.ts). The fit is CPU-bound: the job runs it in a process of its
- * own (compute-leaderboard.processor.ts), never on the battles' event loop.
- */
 /** The bootstrap's settings both refits fit with. */
 export const fitSettingsOf = (deps: LeaderboardDeps) => ({ resamples: deps.resamples ?? 100, seed: deps.seed ?? 42 });
 
@@ -60,6 +50,16 @@ export async function cacheBoards(deps: Pick<LeaderboardDeps, 'redis' | 'keys'>,
   await Promise.all(boards.map((board) => deps.redis.set(deps.keys.leaderboard(board.tool, board), JSON.stringify(board))));
 }
 
+/**
+ * The frequent refit: recomputes the plain boards (overall, per tool and per category) and caches
+ * them in Redis when a vote arrived since the last time (or nothing is cached yet), then keeps
+ * today's snapshot of each in PostgreSQL. They count every counted vote, from cells kept up to
+ * date by each run (foldCountedVotes). The speed figures on them are the last style refit's
+ * (leaderboard_speeds), and the style-controlled boards are left as that refit wrote them: both
+ * need every vote with its answers, too slow to read after each vote (see
+ * compute-style-leaderboard.handler.ts). The fit is CPU-bound: the job runs it in a process of its
+ * own (compute-leaderboard.processor.ts), never on the battles' event loop.
+ */
 export function createComputeLeaderboard(deps: LeaderboardDeps) {
   const opts = fitSettingsOf(deps);
   return async function computeLeaderboard(): Promise<RefitResult> {

@@ -173,16 +173,18 @@ const WINNERS: readonly CountedRow['winner'][] = ['a', 'b', 'tie', 'both_bad'];
  * in the order of their first row, so the first label seen per model, the tallies and the fit
  * (which puts cells in a canonical order) are what the unmerged rows give.
  */
-interface CellSlices {
-  slices: { tool: string; lang: string; hasImage: boolean; keys: number[]; n: number[]; first: number[] }[];
+interface CellSlice {
+  tool: string;
+  lang: string;
+  hasImage: boolean;
+  keys: number[];
+  n: number[];
+  /** Position in `cells` of each key's first row. */
+  first: number[];
 }
 
-/** Per cells array, as one refit read it (never changed after: the slices hold row positions). */
-const slicesCache = new WeakMap<CountedRow[], CellSlices>();
-
-function slicesOf(cells: CountedRow[]): CellSlices {
-  const cached = slicesCache.get(cells);
-  if (cached) return cached;
+/** Built once per refit, by each of the exported functions below, and passed to every board. */
+function slicesOf(cells: CountedRow[]): CellSlice[] {
   const modelIndex = new Map<string, number>();
   const indexOf = (model: string) => {
     let i = modelIndex.get(model);
@@ -195,7 +197,7 @@ function slicesOf(cells: CountedRow[]): CellSlices {
     if (w < 0) throw new RangeError(`Unknown winner: ${String(winner)}`);
     return w;
   };
-  const bySlice = new Map<string, { slice: CellSlices['slices'][number]; slot: Map<number, number> }>();
+  const bySlice = new Map<string, { slice: CellSlice; slot: Map<number, number> }>();
   cells.forEach((r, row) => {
     const sliceKey = `${r.tool}\u0000${r.lang}\u0000${r.has_image ? 1 : 0}`;
     let s = bySlice.get(sliceKey);
@@ -212,15 +214,13 @@ function slicesOf(cells: CountedRow[]): CellSlices {
       s.slice.n[k] = (s.slice.n[k] as number) + r.n;
     }
   });
-  const out = { slices: [...bySlice.values()].map((s) => s.slice) };
-  slicesCache.set(cells, out);
-  return out;
+  return [...bySlice.values()].map((s) => s.slice);
 }
 
 /** The scope's counted rows, merged by (model a, model b, verdict), in the order of their first row. */
-function rowsInScope(scope: Scope, cells: CountedRow[]): CountedRow[] {
+function rowsInScope(scope: Scope, cells: CountedRow[], slices: CellSlice[]): CountedRow[] {
   const merged = new Map<number, { first: number; n: number }>();
-  for (const s of slicesOf(cells).slices) {
+  for (const s of slices) {
     if (!inScope(scope, s.tool, s.lang, s.hasImage)) continue;
     s.keys.forEach((key, k) => {
       const m = merged.get(key);
@@ -237,8 +237,8 @@ function rowsInScope(scope: Scope, cells: CountedRow[]): CountedRow[] {
 }
 
 /** What every board of one scope shares: its votes, battles and wins, pairs and speeds. */
-function scopeOf(scope: Scope, data: RefitData) {
-  const rows = rowsInScope(scope, data.cells);
+function scopeOf(scope: Scope, data: RefitData, slices: CellSlice[]) {
+  const rows = rowsInScope(scope, data.cells, slices);
   const { meta, pairs, votes } = tally(rows);
   const minVotes = scope.category ? CATEGORY_MIN_VOTES : 0;
   const enough = votes >= minVotes;
@@ -247,16 +247,16 @@ function scopeOf(scope: Scope, data: RefitData) {
 }
 
 /** The scope's plain board: the Bradley-Terry fit on its cells. */
-function plainBoardOf(scope: Scope, data: RefitData, opts: FitSettings): Leaderboard {
-  const { rows, meta, enough, base, speed } = scopeOf(scope, data);
+function plainBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: FitSettings): Leaderboard {
+  const { rows, meta, enough, base, speed } = scopeOf(scope, data, slices);
   const cells: ComparisonCell[] = rows.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n }));
   const plain = enough ? modelsOf(bootstrapIntervals(cells, opts), meta, speed) : [];
   return { ...base, control: 'none', models: plain, style: null };
 }
 
 /** The scope's style-controlled board: the joint fit of strengths and style on its styled votes. */
-function styleBoardOf(scope: Scope, data: RefitData, styled: StyledVotes, opts: FitSettings, failures?: string[]): Leaderboard {
-  const { meta, enough, base, speed } = scopeOf(scope, data);
+function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled: StyledVotes, opts: FitSettings, failures?: string[]): Leaderboard {
+  const { meta, enough, base, speed } = scopeOf(scope, data, slices);
   const votesOf: StyledComparison[] = [];
   for (const r of styled) if (inScope(scope, r.tool, r.lang, r.hasImage)) votesOf.push(r.vote);
   let fit: ReturnType<typeof styleControlledIntervals> | null = null;
@@ -283,17 +283,22 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  */
 export function leaderboardsOf(data: RefitData, opts: FitSettings, failures?: string[]): Leaderboard[] {
   const styled = data.styled;
-  return SCOPES.flatMap((s) => (styled ? [plainBoardOf(s, data, opts), styleBoardOf(s, data, styled, opts, failures)] : [plainBoardOf(s, data, opts)]));
+  const slices = slicesOf(data.cells);
+  return SCOPES.flatMap((s) =>
+    styled ? [plainBoardOf(s, data, slices, opts), styleBoardOf(s, data, slices, styled, opts, failures)] : [plainBoardOf(s, data, slices, opts)],
+  );
 }
 
 /** The plain boards only (what the frequent refit computes), in the order of {@link SCOPES}. */
 export function plainLeaderboardsOf(data: RefitData, opts: FitSettings): Leaderboard[] {
-  return SCOPES.map((s) => plainBoardOf(s, data, opts));
+  const slices = slicesOf(data.cells);
+  return SCOPES.map((s) => plainBoardOf(s, data, slices, opts));
 }
 
 /** The style-controlled boards only (what the style refit computes), in the order of {@link SCOPES}. */
 export function styleLeaderboardsOf(data: RefitData & { styled: StyledVotes }, opts: FitSettings, failures?: string[]): Leaderboard[] {
-  return SCOPES.map((s) => styleBoardOf(s, data, data.styled, opts, failures));
+  const slices = slicesOf(data.cells);
+  return SCOPES.map((s) => styleBoardOf(s, data, slices, data.styled, opts, failures));
 }
 
 /** What the daily snapshot keeps of a board (boards with ratings only). */
