@@ -7,6 +7,7 @@ import { TEST_REDIS_URL } from './services.ts';
 import type { TestDatabase } from './test-db.ts';
 import { createTestDatabase } from './test-db.ts';
 import { freePort } from './private-services.ts';
+import { collectOutput } from './process-output.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -88,7 +89,7 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
+  const out = collectOutput(child, 'gateway listening');
   let ended: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -97,13 +98,8 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     }),
   );
   const ready = new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('gateway listening')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) => reject(new Error(`gateway exited early (${code ?? signal}):\n${out}`)));
+    void out.seen.then(resolve);
+    child.once('exit', (code, signal) => reject(new Error(`gateway exited early (${code ?? signal}):\n${out.text()}`)));
   });
   const redis = new Redis(TEST_REDIS_URL);
   const cleanUp = async () => {
@@ -119,7 +115,7 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     await Promise.race([
       ready,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`gateway did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(`gateway did not start within ${timeoutMs} ms:\n${out.text()}`)), timeoutMs);
       }),
     ]);
   } catch (err) {
@@ -138,7 +134,7 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     db,
     redis,
     child,
-    output: () => out,
+    output: out.text,
     exit: () => ended,
     stop: async () => {
       if (ended === null) child.kill('SIGTERM');

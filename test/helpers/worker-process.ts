@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { nodeArgsFromEnv } from './gateway-process.ts';
+import { collectOutput } from './process-output.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -31,22 +32,17 @@ export function spawnWorkerProcess(env: Record<string, string>, opts: WorkerProc
     env: { ...process.env, WORKER_HTTP_PORT: '0', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
+  const out = collectOutput(child, 'worker ready');
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('worker ready')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`worker exited early (${code}):\n${out}`)));
+    void out.seen.then(resolve);
+    child.once('exit', (code) => reject(new Error(`worker exited early (${code}):\n${out.text()}`)));
   });
   ready.catch(() => undefined);
   return {
     child,
     ready,
-    output: () => out,
+    output: out.text,
     crash: async () => {
       child.kill('SIGKILL');
       await exited;

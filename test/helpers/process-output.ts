@@ -1,0 +1,48 @@
+import type { ChildProcess } from 'node:child_process';
+
+export interface ProcessOutput {
+  /** Everything the process wrote to stdout and stderr so far. */
+  text: () => string;
+  /** Resolves when `marker` first appears in the output. */
+  seen: Promise<void>;
+}
+
+/**
+ * Collects a child's stdout and stderr, and watches for `marker`. Only the newest chunk (with the
+ * end of the one before, in case the marker straddles them) is searched, and not at all once the
+ * marker was seen: a gateway logs a line per request, and searching the whole output on every
+ * chunk cost the test process CPU that grew with the square of the log (0.6–0.9 of a core during a
+ * benchmark's read load, taken from the processes it measured).
+ */
+export function collectOutput(child: ChildProcess, marker: string): ProcessOutput {
+  const chunks: string[] = [];
+  let joined = '';
+  let joinedCount = 0;
+  let tail = '';
+  let found = false;
+  let resolveSeen: () => void = () => undefined;
+  const seen = new Promise<void>((resolve) => (resolveSeen = resolve));
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString();
+    chunks.push(text);
+    if (found) return;
+    const window = tail + text;
+    if (window.includes(marker)) {
+      found = true;
+      resolveSeen();
+    }
+    tail = window.slice(-marker.length);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  return {
+    seen,
+    text: () => {
+      if (joinedCount < chunks.length) {
+        joined += chunks.slice(joinedCount).join('');
+        joinedCount = chunks.length;
+      }
+      return joined;
+    },
+  };
+}
