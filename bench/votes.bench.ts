@@ -15,7 +15,7 @@
  * as shipped).
  *
  * `--one-tool` puts every fresh battle on one tool (a campaign on one activity: every vote adds to
- * the same counters); `--before DIR` runs the same vote load, in the same run, against the gateway
+ * the same counters); `--before DIR` runs the same vote load and reads, in the same run, against the gateway
  * of another checkout of Duet (e.g. a worktree of an earlier commit), seeded alike.
  *
  *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--one-tool] [--before DIR] [--quick]
@@ -75,24 +75,14 @@ try {
   await seedVotes(client, { stored, fresh, freshTools, onStep: (step, ms) => console.log(`  ${step}: ${(ms / 1000).toFixed(1)} s`) });
   await client.query('CREATE TABLE bench_insert_anchor (id bigserial PRIMARY KEY, battle_id uuid NOT NULL, winner text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
 
-  const loop = (extra: Record<string, string>, ms: number) => ({ WARMUP_MS: String(warmupMs), DURATION_MS: String(ms), ...extra });
   const sqlAnchor = (mode: 'insert' | 'select', c: number, ms: number) =>
     runMeasured<LoopResult>('bench/lib/sql-anchor.ts', loop({ MODE: mode, DATABASE_URL: gateway.db.url, POOL: String(pool), CONCURRENCY: String(c), STORED: String(stored) }, ms), 0);
 
   // Votes.
   const insertAnchor = await sqlAnchor('insert', concurrency, voteMs);
-  const httpAnchor = await withHttpInsertAnchor(gateway.db.url, pool, (url, pid) =>
-    runMeasured<LoopResult>('bench/lib/vote-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs), pid),
-  );
-  const votes = await runMeasured<LoopResult>(
-    'bench/lib/vote-load.ts',
-    loop({ GATEWAY_URL: gateway.url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs),
-    gatewayPid,
-  );
+  const httpAnchor = await withHttpInsertAnchor(gateway.db.url, pool, voteLoad);
+  const votes = await voteLoad(gateway.url, gatewayPid);
   if (votes.result.exhausted) throw new Error('the vote load ran out of fresh battles: raise the number seeded');
-  const before = values.before ? await votesOnCheckout(values.before, (url, pid) =>
-    runMeasured<LoopResult>('bench/lib/vote-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs), pid),
-  ) : null;
   const check = await client.query<{ voted: number; counted: number; counters: number }>(
     `SELECT (SELECT count(*)::int FROM votes) - $1::int AS voted, (SELECT count(*)::int FROM votes WHERE counted) AS counted,
             (SELECT sum(battles)::int FROM model_stats) AS counters`,
@@ -101,33 +91,14 @@ try {
   const consistent = check.rows[0]!.counters === 2 * check.rows[0]!.counted;
 
   // Reads, with the stored votes (and the new ones) in place.
-  const cursors: string[] = [];
-  for (const t of TOOLS) {
-    const { rows } = await client.query<{ voted_at: string; battle_id: string }>(
-        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS voted_at, battle_id
-           FROM votes WHERE tool = $1 ORDER BY created_at DESC, battle_id DESC OFFSET $2 LIMIT 1`,
-      [t.slug, Math.floor(stored / TOOLS.length / 2)],
-    );
-    const row = rows[0]!;
-    cursors.push(`/api/tools/${t.slug}/history?cursor=${Buffer.from(JSON.stringify([row.voted_at, row.battle_id])).toString('base64url')}`);
-  }
-  const reads: Array<[string, string[]]> = [
-    ['GET /api/tools/:slug/history (first page, with win rates)', TOOLS.map((t) => `/api/tools/${t.slug}/history`)],
-    ['GET /api/tools/:slug/history?cursor= (a page halfway down)', cursors],
-    [`GET /api/v2/user/${PRODUCT}/list/:id`, TOOLS.map((t) => `/api/v2/user/${PRODUCT}/list/${t.slug}`)],
-  ];
-  const readRounds: Array<{ concurrency: number; anchor: Measured; runs: Array<{ name: string; run: Measured }> }> = [];
-  for (const c of readConcurrencies) {
-    const anchor = await sqlAnchor('select', c, readMs);
-    const runs: Array<{ name: string; run: Measured }> = [];
-    for (const [name, paths] of reads) {
-      runs.push({
-        name,
-        run: await runMeasured<LoopResult>('bench/lib/read-load.ts', loop({ GATEWAY_URL: gateway.url, CONCURRENCY: String(c), PATHS: JSON.stringify(paths) }, readMs), gatewayPid),
-      });
-    }
-    readRounds.push({ concurrency: c, anchor, runs });
-  }
+  const readAnchors: Measured[] = [];
+  for (const c of readConcurrencies) readAnchors.push(await sqlAnchor('select', c, readMs));
+  const ownReads = await readsOn(gateway.url, gatewayPid, client);
+  const readRounds = readConcurrencies.map((c, i) => ({ concurrency: c, anchor: readAnchors[i]!, runs: ownReads[i]! }));
+  // The other checkout last, on a database of its own seeded alike: its votes, then its reads.
+  const before = values.before
+    ? await onCheckout(values.before, async (url, pid, c) => ({ votes: await voteLoad(url, pid), reads: await readsOn(url, pid, c) }))
+    : null;
 
   const fig = (r: LoopResult) => ({ perSecond: round(r.perSecond, 0), p50Ms: round(pct(r.latenciesMs, 50), 2), p99Ms: round(pct(r.latenciesMs, 99), 2), errors: Object.values(r.failures).reduce((n, k) => n + k, 0) });
   const figures = {
@@ -142,13 +113,16 @@ try {
     httpInsertAnchor: { ...fig(httpAnchor.result), cpu: httpAnchor.cpu },
     oneTool: values['one-tool'],
     votes: { ...fig(votes.result), cpu: votes.cpu, failures: votes.result.failures },
-    votesBefore: before ? { checkout: values.before, ...fig(before.result), cpu: before.cpu, failures: before.result.failures } : null,
+    votesBefore: before ? { checkout: values.before, ...fig(before.votes.result), cpu: before.votes.cpu, failures: before.votes.result.failures } : null,
     consistent,
     reads: readRounds.map((r) => ({
       concurrency: r.concurrency,
       selectAnchor: { ...fig(r.anchor.result), cpu: r.anchor.cpu },
       runs: r.runs.map(({ name, run }) => ({ name, ...fig(run.result), cpu: run.cpu, failures: run.result.failures })),
     })),
+    readsBefore: before
+      ? readConcurrencies.map((c, i) => ({ concurrency: c, runs: before.reads[i]!.map(({ name, run }) => ({ name, ...fig(run.result), cpu: run.cpu, failures: run.result.failures })) }))
+      : null,
   };
 
   const row = (name: string, f: ReturnType<typeof fig>, cpu: CpuSplit) =>
@@ -160,14 +134,15 @@ try {
   console.log(row('anchor: bare `INSERT` loop, same PostgreSQL', figures.insertAnchor, insertAnchor.cpu));
   console.log(row('anchor: bare `node:http` server, one `INSERT` per POST', figures.httpInsertAnchor, httpAnchor.cpu));
   console.log(row('Duet: `POST /api/battles/:id/vote`', figures.votes, votes.cpu));
-  if (before) console.log(row(`Duet before (${values.before}): the same load`, fig(before.result), before.cpu));
+  if (before) console.log(row(`Duet before (${values.before}): the same load`, fig(before.votes.result), before.votes.cpu));
   console.log(`\nDuet/anchor: ${round((figures.votes.perSecond / Math.max(1, figures.insertAnchor.perSecond)) * 100, 0)} % of the anchor's rate; counters match the counted votes: ${consistent ? 'yes' : 'NO'}`);
   if (figures.votes.errors) console.log(`vote failures: ${JSON.stringify(votes.result.failures)}`);
-  for (const r of readRounds) {
+  readRounds.forEach((r, i) => {
     console.log(`\n| reads, ${r.concurrency} at once for ${readMs / 1000} s each ${head}`);
     console.log(row('anchor: bare primary-key `SELECT`, same PostgreSQL', fig(r.anchor.result), r.anchor.cpu));
     for (const { name, run } of r.runs) console.log(row(name, fig(run.result), run.cpu));
-  }
+    for (const { name, run } of before?.reads[i] ?? []) console.log(row(`before: ${name}`, fig(run.result), run.cpu));
+  });
   console.log(JSON.stringify(figures));
 } finally {
   await client.end();
@@ -175,14 +150,51 @@ try {
 }
 process.exit(0);
 
+function loop(extra: Record<string, string>, ms: number): Record<string, string> {
+  return { WARMUP_MS: String(warmupMs), DURATION_MS: String(ms), ...extra };
+}
+
+/** The vote load against the gateway at `url` (process `pid`). */
+function voteLoad(url: string, pid: number): Promise<Measured> {
+  return runMeasured<LoopResult>('bench/lib/vote-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs), pid);
+}
+
+/** The three reads at each read concurrency against the gateway at `url`, whose database `c` holds. */
+async function readsOn(url: string, pid: number, c: pg.Client): Promise<Array<Array<{ name: string; run: Measured }>>> {
+  const cursors: string[] = [];
+  for (const t of TOOLS) {
+    const { rows } = await c.query<{ voted_at: string; battle_id: string }>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS voted_at, battle_id
+         FROM votes WHERE tool = $1 ORDER BY created_at DESC, battle_id DESC OFFSET $2 LIMIT 1`,
+      [t.slug, Math.floor(stored / TOOLS.length / 2)],
+    );
+    const row = rows[0]!;
+    cursors.push(`/api/tools/${t.slug}/history?cursor=${Buffer.from(JSON.stringify([row.voted_at, row.battle_id])).toString('base64url')}`);
+  }
+  const reads: Array<[string, string[]]> = [
+    ['GET /api/tools/:slug/history (first page, with win rates)', TOOLS.map((t) => `/api/tools/${t.slug}/history`)],
+    ['GET /api/tools/:slug/history?cursor= (a page halfway down)', cursors],
+    [`GET /api/v2/user/${PRODUCT}/list/:id`, TOOLS.map((t) => `/api/v2/user/${PRODUCT}/list/${t.slug}`)],
+  ];
+  const rounds: Array<Array<{ name: string; run: Measured }>> = [];
+  for (const rc of readConcurrencies) {
+    const runs: Array<{ name: string; run: Measured }> = [];
+    for (const [name, paths] of reads) {
+      runs.push({ name, run: await runMeasured<LoopResult>('bench/lib/read-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(rc), PATHS: JSON.stringify(paths) }, readMs), pid) });
+    }
+    rounds.push(runs);
+  }
+  return rounds;
+}
+
 /** Runs `fn` against the gateway of checkout `root`, on a database of its own seeded as this run's. */
-async function votesOnCheckout<T>(root: string, fn: (url: string, pid: number) => Promise<T>): Promise<T> {
+async function onCheckout<T>(root: string, fn: (url: string, pid: number, c: pg.Client) => Promise<T>): Promise<T> {
   const old = await startGatewayProcess({ root, env: gatewayEnv });
   const c = new pg.Client({ connectionString: old.db.url });
   try {
     await c.connect();
     await seedVotes(c, { stored, fresh, freshTools });
-    return await fn(old.url, old.child.pid!);
+    return await fn(old.url, old.child.pid!, c);
   } finally {
     await c.end();
     await old.stop();

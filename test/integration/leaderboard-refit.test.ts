@@ -1,31 +1,27 @@
-import { bullPrefix, COMPUTE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, redisKeys, TOOLS } from '@duet/shared';
+import { COMPUTE_LEADERBOARD_JOB, redisKeys, TOOLS } from '@duet/shared';
 import type { Leaderboard } from '@duet/shared';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaderboardsOf } from '../../worker/src/jobs/leaderboard-boards.ts';
 import { countedVotes, speedStats } from '../../worker/src/store/leaderboard.repo.ts';
 import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
-import { TEST_REDIS_URL } from '../helpers/services.ts';
+import { openRefitQueue } from '../helpers/refit-queue.ts';
 import { insertSyntheticVotes } from '../helpers/synthetic-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 describe('leaderboard refit', () => {
   let duet: TestDuet;
-  let bull: Redis;
   let queue: Queue<unknown, RefitJobResult>;
 
   beforeAll(async () => {
     // The gateway and the battle worker run in this process: its event loop is the worker's.
     duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200' } });
-    bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    queue = new Queue(LEADERBOARD_QUEUE, { connection: bull, prefix: bullPrefix(duet.prefix) });
+    queue = openRefitQueue(duet.prefix);
   });
   afterAll(async () => {
     await queue?.close();
-    bull?.disconnect();
     await duet?.close();
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { bullPrefix, COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/shared';
+import { COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/shared';
 import type { Leaderboard } from '@duet/shared';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
@@ -13,6 +13,7 @@ import type { SpeedRow } from '../../worker/src/store/leaderboard.repo.ts';
 import { getJson } from '../helpers/api.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
+import { openRefitQueue } from '../helpers/refit-queue.ts';
 import { TEST_REDIS_URL } from '../helpers/services.ts';
 import { insertSyntheticVotes } from '../helpers/synthetic-votes.ts';
 import { createTestDatabase } from '../helpers/test-db.ts';
@@ -106,18 +107,15 @@ describe('style refit: style-controlled boards and speeds from every vote, apart
 
 describe('style refit on its schedule', () => {
   let duet: TestDuet;
-  let bull: Redis;
   let queue: Queue<unknown, RefitJobResult>;
   const board = async (query = '') => (await getJson<Leaderboard>(`${duet.url}/api/leaderboard${query}`)).body;
 
   beforeAll(async () => {
     duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200', LEADERBOARD_STYLE_REFIT_MINUTES: '60' } });
-    bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    queue = new Queue(LEADERBOARD_QUEUE, { connection: bull, prefix: bullPrefix(duet.prefix) });
+    queue = openRefitQueue(duet.prefix);
   });
   afterAll(async () => {
     await queue?.close();
-    bull?.disconnect();
     await duet?.close();
   });
 

@@ -3,13 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bullPrefix, LEADERBOARD_QUEUE, redisKeys } from '@duet/shared';
-import { Queue } from 'bullmq';
+import { redisKeys } from '@duet/shared';
+import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
 import type { GatewayProcess } from '../helpers/gateway-process.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
+import { openRefitQueue } from '../helpers/refit-queue.ts';
 import { TEST_REDIS_URL } from '../helpers/services.ts';
 import { insertSyntheticVotes } from '../helpers/synthetic-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -55,19 +56,16 @@ function childrenOf(pid: number): number[] {
  */
 describe('the refit’s child process', () => {
   let gateway: GatewayProcess;
-  let bull: Redis;
   let queue: Queue<unknown, RefitJobResult>;
   const leftovers: number[] = [];
 
   beforeAll(async () => {
     gateway = await startGatewayProcess({ env: { LEADERBOARD_INTERVAL_MS: '200' } });
-    bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    queue = new Queue(LEADERBOARD_QUEUE, { connection: bull, prefix: bullPrefix(gateway.prefix) });
+    queue = openRefitQueue(gateway.prefix);
   });
   afterAll(async () => {
     for (const pid of leftovers) if (alive(pid)) process.kill(pid, 'SIGKILL');
     await queue?.close();
-    bull?.disconnect();
     await gateway?.stop();
   });
 
