@@ -9,8 +9,11 @@
  *
  * `--before <checkout>` also runs that checkout's gateway and workers at each level, right after
  * this one's, against the same anchor: a before/after comparison from one run (no chart then).
+ * `--flush-ms 50,25` runs Duet once per value of the workers' `DELTA_FLUSH_MS` (the longest a text
+ * delta waits to be sent with the next ones) at each level, against the same anchor: what a shorter
+ * wait costs in CPU per token and buys in lag (no chart then either).
  *
- *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--before ../main] [--quick]
+ *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--before ../main] [--flush-ms 50,25] [--quick]
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -27,16 +30,21 @@ const { values } = parseArgs({
     levels: { type: 'string', default: '50,200,500,1000' },
     workers: { type: 'string', default: '2' },
     before: { type: 'string' },
+    'flush-ms': { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
 });
 const levels = values.quick ? [10] : values.levels.split(',').map(Number);
 const workers = Number(values.workers);
+/** The workers' delta wait for each run of a level; null: the workers' own default. */
+const flushes: Array<number | null> = values['flush-ms'] ? values['flush-ms'].split(',').map(Number) : [null];
+const compared = values.before !== undefined || flushes.length > 1;
 const scenario = { text: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '), ttftMs: 200, tokensPerSecond: 30, stamp: true };
 
 interface Level {
   battles: number;
   checkout: 'this' | 'before';
+  flushMs: number | null;
   anchor: AnchorResult;
   duet: DuetRun;
 }
@@ -48,18 +56,22 @@ for (const battles of levels) {
     const anchor = await runAnchor(fake, battles * 2);
     const checkouts = values.before ? (['this', 'before'] as const) : (['this'] as const);
     for (const checkout of checkouts) {
-      const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1, root: checkout === 'before' ? values.before : undefined });
-      rows.push({ battles, checkout, anchor, duet });
-      if (nodeArgsFromEnv().length) console.log(`profile window (${checkout}, ${battles} battles): ${JSON.stringify(duet.window)}`);
+      for (const flushMs of flushes) {
+        const env = flushMs === null ? undefined : { DELTA_FLUSH_MS: String(flushMs) };
+        const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1, root: checkout === 'before' ? values.before : undefined, env });
+        rows.push({ battles, checkout, flushMs, anchor, duet });
+        if (nodeArgsFromEnv().length) console.log(`profile window (${checkout}, ${battles} battles): ${JSON.stringify(duet.window)}`);
+      }
     }
   } finally {
     await fake.stop();
   }
 }
 
-const figures = rows.map(({ battles, checkout, anchor, duet }) => ({
+const figures = rows.map(({ battles, checkout, flushMs, anchor, duet }) => ({
   battles,
   checkout,
+  flushMs,
   finished: duet.finished,
   voted: duet.voted,
   anchorLagP50Ms: round(pct(anchor.lags, 50)),
@@ -85,7 +97,10 @@ const figures = rows.map(({ battles, checkout, anchor, duet }) => ({
 }));
 
 console.log(`\n${await machineLine()} · 1 gateway + ${workers} workers · 120 tokens per side at 30 tokens/s`);
-const label = (f: (typeof figures)[number]) => (values.before ? `${f.battles} (${f.checkout})` : String(f.battles));
+const label = (f: (typeof figures)[number]) => {
+  const notes = [values.before ? f.checkout : null, f.flushMs === null ? null : `flush ${f.flushMs} ms`].filter((n) => n !== null);
+  return notes.length ? `${f.battles} (${notes.join(', ')})` : String(f.battles);
+};
 console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | POST p50 / p99 | POST → first text p50 / p99 (anchor: request → first text) | CPU µs per token (gateway + workers) | anchor µs per token | ratio | peak RSS gateway / workers (MB) | DB connection errors |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const f of figures) {
@@ -96,7 +111,7 @@ for (const f of figures) {
 for (const f of figures.filter((l) => Object.keys(l.failures).length > 0)) {
   console.log(`${f.battles} battles: ${f.battles - f.finished} not finished; refusals and failures: ${JSON.stringify(f.failures)}`);
 }
-if (!values.quick && !values.before) {
+if (!values.quick && !compared) {
   const out = fileURLToPath(new URL('../docs/crowd.svg', import.meta.url));
   writeFileSync(out, crowdChart(figures));
   console.log(`\nchart: docs/crowd.svg`);

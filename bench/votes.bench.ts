@@ -18,7 +18,10 @@
  * the same counters); `--before DIR` runs the same vote load and reads, in the same run, against the gateway
  * of another checkout of Duet (e.g. a worktree of an earlier commit), seeded alike.
  *
- *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--one-tool] [--before DIR] [--quick]
+ * `--gateways N` runs N gateway processes on the same database and Redis, as behind a load balancer
+ * (the load spreads its calls over them; the gateway CPU column is their sum).
+ *
+ *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--one-tool] [--gateways 1] [--before DIR] [--quick]
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     'daily-cap': { type: 'string', default: '0' },
     'log-level': { type: 'string', default: 'info' },
     'one-tool': { type: 'boolean', default: false },
+    gateways: { type: 'string', default: '1' },
     before: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
@@ -63,11 +67,12 @@ const readMs = (quick ? 1 : Number(values['read-seconds'])) * 1000;
 // More fresh battles than the fastest vote loop could use: running out would end the window early.
 const fresh = Math.max(10_000, Math.ceil(((warmupMs + voteMs) / 1000) * 6_000));
 
+const gatewayCount = Number(values.gateways);
 const gatewayEnv = { LOG_LEVEL: values['log-level'], TRUST_PROXY: 'loopback', VOTE_DAILY_CAP: values['daily-cap'] };
-const gateway = await startGatewayProcess({ env: gatewayEnv });
+const gateways = await startGateways();
+const gateway = gateways.first;
 const freshTools = values['one-tool'] ? [TOOLS[TOOLS.length - 1]!.slug] : undefined;
 const pool = loadGatewayConfig(gateway.env).dbPoolSize;
-const gatewayPid = gateway.child.pid!;
 const client = new pg.Client({ connectionString: gateway.db.url });
 await client.connect();
 try {
@@ -81,7 +86,7 @@ try {
   // Votes.
   const insertAnchor = await sqlAnchor('insert', concurrency, voteMs);
   const httpAnchor = await withHttpInsertAnchor(gateway.db.url, pool, voteLoad);
-  const votes = await voteLoad(gateway.url, gatewayPid);
+  const votes = await voteLoad(gateways.urls, gateways.pids);
   if (votes.result.exhausted) throw new Error('the vote load ran out of fresh battles: raise the number seeded');
   const check = await client.query<{ voted: number; counted: number; counters: number }>(
     `SELECT (SELECT count(*)::int FROM votes) - $1::int AS voted, (SELECT count(*)::int FROM votes WHERE counted) AS counted,
@@ -93,7 +98,7 @@ try {
   // Reads, with the stored votes (and the new ones) in place.
   const readAnchors: Measured[] = [];
   for (const c of readConcurrencies) readAnchors.push(await sqlAnchor('select', c, readMs));
-  const ownReads = await readsOn(gateway.url, gatewayPid, client);
+  const ownReads = await readsOn(gateways.urls, gateways.pids, client);
   const readRounds = readConcurrencies.map((c, i) => ({ concurrency: c, anchor: readAnchors[i]!, runs: ownReads[i]! }));
   // The other checkout last, on a database of its own seeded alike: its votes, then its reads.
   const before = values.before
@@ -109,6 +114,7 @@ try {
     readSeconds: readMs / 1000,
     dailyCap: Number(values['daily-cap']),
     pool,
+    gateways: gatewayCount,
     insertAnchor: { ...fig(insertAnchor.result), cpu: insertAnchor.cpu },
     httpInsertAnchor: { ...fig(httpAnchor.result), cpu: httpAnchor.cpu },
     oneTool: values['one-tool'],
@@ -128,7 +134,7 @@ try {
   const row = (name: string, f: ReturnType<typeof fig>, cpu: CpuSplit) =>
     `| ${name} | ${f.perSecond.toLocaleString('en')} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${cpu.gateway} | ${cpu.load} | ${cpu.postgres} | ${cpu.other} |`;
   const head = '| per second | p50 ms | p99 ms | errors | gateway | load | PostgreSQL | other |\n|---|---|---|---|---|---|---|---|---|';
-  console.log(`\n${await machineLine()} · ${stored.toLocaleString('en')} votes stored · gateway pool ${pool} · daily cap ${figures.dailyCap || 'off'} · new votes on ${freshTools ? 'one tool' : 'all 13 tools'}`);
+  console.log(`\n${await machineLine()} · ${stored.toLocaleString('en')} votes stored · ${gatewayCount} gateway process${gatewayCount === 1 ? '' : 'es'}, pool ${pool} each · daily cap ${figures.dailyCap || 'off'} · new votes on ${freshTools ? 'one tool' : 'all 13 tools'}`);
   console.log(`CPU columns: cores used over the measured window (2 = both cores busy).\n`);
   console.log(`| votes, ${concurrency} at once for ${voteMs / 1000} s ${head}`);
   console.log(row('anchor: bare `INSERT` loop, same PostgreSQL', figures.insertAnchor, insertAnchor.cpu));
@@ -146,21 +152,45 @@ try {
   console.log(JSON.stringify(figures));
 } finally {
   await client.end();
-  await gateway.stop();
+  await gateways.stop();
 }
 process.exit(0);
+
+/**
+ * `--gateways` gateway processes of checkout `root` on one database and Redis prefix, as behind a
+ * load balancer: the load sends call i to gateway i mod n.
+ */
+async function startGateways(root?: string) {
+  const first = await startGatewayProcess({ root, env: gatewayEnv });
+  const all = [first];
+  try {
+    while (all.length < gatewayCount) all.push(await startGatewayProcess({ root, env: gatewayEnv, joining: first }));
+  } catch (err) {
+    for (const g of all.reverse()) await g.stop();
+    throw err;
+  }
+  return {
+    first,
+    urls: all.map((g) => g.url).join(','),
+    pids: all.map((g) => g.child.pid!),
+    // The first one last: it owns the database and the prefix.
+    stop: async () => {
+      for (const g of [...all].reverse()) await g.stop();
+    },
+  };
+}
 
 function loop(extra: Record<string, string>, ms: number): Record<string, string> {
   return { WARMUP_MS: String(warmupMs), DURATION_MS: String(ms), ...extra };
 }
 
-/** The vote load against the gateway at `url` (process `pid`). */
-function voteLoad(url: string, pid: number): Promise<Measured> {
-  return runMeasured<LoopResult>('bench/lib/vote-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs), pid);
+/** The vote load against the gateways at `urls` (comma-separated; processes `pids`). */
+function voteLoad(urls: string, pids: number | readonly number[]): Promise<Measured> {
+  return runMeasured<LoopResult>('bench/lib/vote-load.ts', loop({ GATEWAY_URL: urls, CONCURRENCY: String(concurrency), FROM: '1', TO: String(fresh) }, voteMs), pids);
 }
 
-/** The three reads at each read concurrency against the gateway at `url`, whose database `c` holds. */
-async function readsOn(url: string, pid: number, c: pg.Client): Promise<Array<Array<{ name: string; run: Measured }>>> {
+/** The three reads at each read concurrency against the gateways at `urls`, whose database `c` holds. */
+async function readsOn(urls: string, pids: readonly number[], c: pg.Client): Promise<Array<Array<{ name: string; run: Measured }>>> {
   const cursors: string[] = [];
   for (const t of TOOLS) {
     const { rows } = await c.query<{ voted_at: string; battle_id: string }>(
@@ -180,21 +210,21 @@ async function readsOn(url: string, pid: number, c: pg.Client): Promise<Array<Ar
   for (const rc of readConcurrencies) {
     const runs: Array<{ name: string; run: Measured }> = [];
     for (const [name, paths] of reads) {
-      runs.push({ name, run: await runMeasured<LoopResult>('bench/lib/read-load.ts', loop({ GATEWAY_URL: url, CONCURRENCY: String(rc), PATHS: JSON.stringify(paths) }, readMs), pid) });
+      runs.push({ name, run: await runMeasured<LoopResult>('bench/lib/read-load.ts', loop({ GATEWAY_URL: urls, CONCURRENCY: String(rc), PATHS: JSON.stringify(paths) }, readMs), pids) });
     }
     rounds.push(runs);
   }
   return rounds;
 }
 
-/** Runs `fn` against the gateway of checkout `root`, on a database of its own seeded as this run's. */
-async function onCheckout<T>(root: string, fn: (url: string, pid: number, c: pg.Client) => Promise<T>): Promise<T> {
-  const old = await startGatewayProcess({ root, env: gatewayEnv });
-  const c = new pg.Client({ connectionString: old.db.url });
+/** Runs `fn` against the gateways of checkout `root`, on a database of their own seeded as this run's. */
+async function onCheckout<T>(root: string, fn: (urls: string, pids: readonly number[], c: pg.Client) => Promise<T>): Promise<T> {
+  const old = await startGateways(root);
+  const c = new pg.Client({ connectionString: old.first.db.url });
   try {
     await c.connect();
     await seedVotes(c, { stored, fresh, freshTools });
-    return await fn(old.url, old.child.pid!, c);
+    return await fn(old.urls, old.pids, c);
   } finally {
     await c.end();
     await old.stop();

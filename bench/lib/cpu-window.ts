@@ -37,8 +37,8 @@ export interface CpuSplit {
   other: number;
 }
 
-function sample(pids: { gateway: number; load: number }) {
-  return { at: performance.now(), machine: machineMs(), gateway: pids.gateway ? cpuMs(pids.gateway) : 0, load: cpuMs(pids.load), postgres: postgresMs() };
+function sample(pids: { gateways: readonly number[]; load: number }) {
+  return { at: performance.now(), machine: machineMs(), gateway: pids.gateways.reduce((ms, pid) => ms + cpuMs(pid), 0), load: cpuMs(pids.load), postgres: postgresMs() };
 }
 
 function split(a: ReturnType<typeof sample>, b: ReturnType<typeof sample>): CpuSplit {
@@ -54,12 +54,13 @@ function split(a: ReturnType<typeof sample>, b: ReturnType<typeof sample>): CpuS
 
 /**
  * Runs a load script (see `closed-loop.ts`) as a process of its own and samples where the
- * machine's CPU went between its `measuring` and `measured` lines. `gatewayPid` 0: no gateway
+ * machine's CPU went between its `measuring` and `measured` lines. `gatewayPids`: the gateway
+ * process or processes whose CPU is the `gateway` column; 0 or none: no gateway
  * (an anchor), counted as nothing.
  */
-export async function runMeasured<T>(script: string, env: Record<string, string>, gatewayPid: number): Promise<{ result: T; cpu: CpuSplit }> {
+export async function runMeasured<T>(script: string, env: Record<string, string>, gatewayPids: number | readonly number[]): Promise<{ result: T; cpu: CpuSplit }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const pids = { gateway: gatewayPid, load: child.pid! };
+  const pids = { gateways: (typeof gatewayPids === 'number' ? [gatewayPids] : gatewayPids).filter((pid) => pid > 0), load: child.pid! };
   let out = '';
   let opened: ReturnType<typeof sample> | null = null;
   let closed: ReturnType<typeof sample> | null = null;

@@ -15,8 +15,12 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   PROVIDER_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** First retry delay; it doubles each time. */
   PROVIDER_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
-  /** Deltas are gathered and sent at most this often. */
+  /**
+   * A side's text waits at most this long to go out with what follows it (at most one message per
+   * side per wait) while the worker is busy; `DELTA_FLUSH_MIN_MS` while it has time to spare.
+   */
   DELTA_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(50),
+  DELTA_FLUSH_MIN_MS: z.coerce.number().int().min(0).max(1_000).default(25),
   /** How long a finished battle's live stream stays in Redis for late joiners. */
   BATTLE_STREAM_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   /** A job whose worker stops renewing its lock this long is taken to have crashed. */
@@ -77,7 +81,10 @@ export interface WorkerConfig {
   idleTimeoutMs: number;
   retries: number;
   retryBaseMs: number;
+  /** The longest wait of a side's text before it is sent, when the worker is busy (ms). */
   flushMs: number;
+  /** The shortest, when it has time to spare (never above `flushMs`). */
+  flushMinMs: number;
   streamTtlSeconds: number;
   demoSpeed: number;
   leaderboardIntervalMs: number;
@@ -131,6 +138,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     retries: e.PROVIDER_RETRIES,
     retryBaseMs: e.PROVIDER_RETRY_BASE_MS,
     flushMs: e.DELTA_FLUSH_MS,
+    flushMinMs: Math.min(e.DELTA_FLUSH_MIN_MS, e.DELTA_FLUSH_MS),
     streamTtlSeconds: e.BATTLE_STREAM_TTL_SECONDS,
     demoSpeed: e.DEMO_SPEED,
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,

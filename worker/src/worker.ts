@@ -26,6 +26,7 @@ import { createSweepBattles } from './jobs/sweep-battles.handler.ts';
 import { createBattleLeases } from './live/battle-leases.ts';
 import { createBattlePublisher } from './live/battle-publisher.ts';
 import { startModeration } from './moderation/moderation.ts';
+import { adaptiveFlushWindow } from './live/flush-window.ts';
 import { createWorkerMetrics } from './observability/metrics.ts';
 import { startOpsServer } from './observability/ops-server.ts';
 import { createProvider } from './providers/index.ts';
@@ -75,11 +76,13 @@ export async function startWorker(
   const shutdown = new AbortController();
   /** Set by `close`: readiness answers 503 from then on. */
   let draining = false;
+  const flushWindow = adaptiveFlushWindow({ minMs: config.flushMinMs, maxMs: config.flushMs });
   const metrics = createWorkerMetrics({
     db,
     redis,
     redisPrefix: config.redisPrefix,
     running: () => running.size,
+    flushMs: flushWindow.ms,
     concurrency: config.concurrency,
     logger,
   });
@@ -103,7 +106,7 @@ export async function startWorker(
     providerFor: providerLookup(config.roster, makeProvider),
     isCancelled: async (id) => (await live.exists(keys.battleCancelled(id))) === 1,
     logger,
-    flushMs: config.flushMs,
+    flushMs: flushWindow.ms,
     idleTimeoutMs: config.idleTimeoutMs,
     retries: config.retries,
     retryBaseMs: config.retryBaseMs,
@@ -262,6 +265,7 @@ export async function startWorker(
         if (!handedBack) await worker.close(true);
       }
       leases.stop();
+      flushWindow.stop();
       await Promise.all([leaderboardWorker.close(), maintenanceWorker.close()]);
       await Promise.all([leaderboardQueue.close(), maintenanceQueue.close(), battleQueue.close()]);
       await moderation.close();

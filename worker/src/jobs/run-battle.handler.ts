@@ -18,7 +18,8 @@ export interface RunBattleDeps {
   /** True when the battle was cancelled before this worker picked it up. */
   isCancelled: (battleId: string) => Promise<boolean>;
   logger: Logger;
-  flushMs: number;
+  /** How long a side's text may wait to go out with what follows it (ms), read at each token. */
+  flushMs: number | (() => number);
   idleTimeoutMs: number;
   retries: number;
   retryBaseMs: number;

@@ -73,6 +73,18 @@ describe('runSide', () => {
     expect(deltas(events).map((d) => d.seq)).toEqual(deltas(events).map((_, i) => i + 1));
   });
 
+  it('reads the wait before sending at each token: each token alone while it is 0, then gathered while it is long', async () => {
+    const events: BattleEvent[] = [];
+    let asked = 0;
+    // The first three tokens find no wait; from the fourth the worker is "busy": a long wait.
+    const flushMs = () => (++asked <= 3 ? 0 : 60_000);
+    const script = ['t1 ', 't2 ', 't3 ', 't4 ', 't5 ', 't6'].map((text) => ({ text, wait: 10 }));
+    const result = await runSide(options(scripted([script]), events, { flushMs }));
+    expect(result.text).toBe('t1 t2 t3 t4 t5 t6');
+    // The last three went out together when the stream ended, not a minute later.
+    expect(deltas(events).map((d) => d.text)).toEqual(['t1 ', 't2 ', 't3 ', 't4 t5 t6']);
+  });
+
   it('retries a retryable failure before the first token, without repeating text', async () => {
     const events: BattleEvent[] = [];
     const provider = scripted([[{ fail: new ProviderError('busy', 'rate_limited', true, 429) }], [{ text: 'once' }]]);

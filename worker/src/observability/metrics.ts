@@ -45,6 +45,8 @@ export function createWorkerMetrics(deps: {
   db: Db;
   /** Battles this worker runs now, and at most. */
   running: () => number;
+  /** How long a side's text may wait now before it is sent (ms). */
+  flushMs: () => number;
   concurrency: number;
   logger: Logger;
 }): WorkerMetrics {
@@ -102,6 +104,14 @@ export function createWorkerMetrics(deps: {
     registers,
     collect() {
       this.set(deps.running());
+    },
+  });
+  new Gauge({
+    name: 'duet_delta_flush_ms',
+    help: "How long a side's text may wait now to be sent with what follows it, ms (shorter while the worker has time to spare)",
+    registers,
+    collect() {
+      this.set(deps.flushMs());
     },
   });
   new Gauge({ name: 'duet_worker_concurrency', help: 'Battles this worker runs at most at once (WORKER_CONCURRENCY)', registers }).set(
