@@ -9,9 +9,10 @@
  *
  * `--before <checkout>` also runs that checkout's gateway and workers at each level, right after
  * this one's, against the same anchor: a before/after comparison from one run (no chart then).
- * `--flush-ms 50,25` runs Duet once per value of the workers' `DELTA_FLUSH_MS` (the longest a text
- * delta waits to be sent with the next ones) at each level, against the same anchor: what a shorter
- * wait costs in CPU per token and buys in lag (no chart then either).
+ * `--flush-ms 50,25` runs Duet once per fixed wait of a side's text before it is sent with what
+ * follows it (`DELTA_FLUSH_MS` and `DELTA_FLUSH_MIN_MS` both set to the value, instead of the wait
+ * that follows the worker's load) at each level, against the same anchor: what a shorter wait
+ * costs in CPU per token and buys in lag (no chart then either).
  *
  *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--before ../main] [--flush-ms 50,25] [--quick]
  */
@@ -57,10 +58,13 @@ for (const battles of levels) {
     const checkouts = values.before ? (['this', 'before'] as const) : (['this'] as const);
     for (const checkout of checkouts) {
       for (const flushMs of flushes) {
-        const env = flushMs === null ? undefined : { DELTA_FLUSH_MS: String(flushMs) };
+        // A fixed wait: the shortest and the longest alike.
+        const env = flushMs === null ? undefined : { DELTA_FLUSH_MS: String(flushMs), DELTA_FLUSH_MIN_MS: String(flushMs) };
         const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1, root: checkout === 'before' ? values.before : undefined, env });
         rows.push({ battles, checkout, flushMs, anchor, duet });
-        if (nodeArgsFromEnv().length) console.log(`profile window (${checkout}, ${battles} battles): ${JSON.stringify(duet.window)}`);
+        if (nodeArgsFromEnv().length) {
+          console.log(`profile window (${checkout}, ${battles} battles${flushMs === null ? '' : `, flush ${flushMs} ms`}): ${JSON.stringify(duet.window)}`);
+        }
       }
     }
   } finally {

@@ -68,6 +68,7 @@ const readMs = (quick ? 1 : Number(values['read-seconds'])) * 1000;
 const fresh = Math.max(10_000, Math.ceil(((warmupMs + voteMs) / 1000) * 6_000));
 
 const gatewayCount = Number(values.gateways);
+if (!Number.isInteger(gatewayCount) || gatewayCount < 1) throw new Error(`--gateways: a whole number of at least 1, not "${values.gateways}"`);
 const gatewayEnv = { LOG_LEVEL: values['log-level'], TRUST_PROXY: 'loopback', VOTE_DAILY_CAP: values['daily-cap'] };
 const gateways = await startGateways();
 const gateway = gateways.first;
@@ -163,20 +164,24 @@ process.exit(0);
 async function startGateways(root?: string) {
   const first = await startGatewayProcess({ root, env: gatewayEnv });
   const all = [first];
+  /** The joiners first (all of them, even if one fails to stop), then the owner of the database and prefix. */
+  const stopAll = async () => {
+    const joiners = await Promise.allSettled(all.slice(1).map((g) => g.stop()));
+    await first.stop();
+    const failed = joiners.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
   try {
     while (all.length < gatewayCount) all.push(await startGatewayProcess({ root, env: gatewayEnv, joining: first }));
   } catch (err) {
-    for (const g of all.reverse()) await g.stop();
+    await stopAll();
     throw err;
   }
   return {
     first,
     urls: all.map((g) => g.url).join(','),
     pids: all.map((g) => g.child.pid!),
-    // The first one last: it owns the database and the prefix.
-    stop: async () => {
-      for (const g of [...all].reverse()) await g.stop();
-    },
+    stop: stopAll,
   };
 }
 

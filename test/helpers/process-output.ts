@@ -7,17 +7,19 @@ export interface ProcessOutput {
   seen: Promise<void>;
 }
 
+/** The part of a child process read here: its output streams. */
+export type OutputStreams = Pick<ChildProcess, 'stdout' | 'stderr'>;
+
 /**
  * Collects a child's stdout and stderr, and watches for `marker`. Only the newest chunk (with the
- * end of the one before, in case the marker straddles them) is searched, and not at all once the
- * marker was seen: a gateway logs a line per request, and searching the whole output on every
- * chunk cost the test process CPU that grew with the square of the log (0.6–0.9 of a core during a
- * benchmark's read load, taken from the processes it measured).
+ * last `marker.length - 1` characters before it, in case the marker straddles chunks) is searched,
+ * and not at all once the marker was seen: a gateway logs a line per request, and searching the
+ * whole output on every chunk cost the test process CPU that grew with the square of the log
+ * (0.6–0.9 of a core during a benchmark's read load, taken from the processes it measured).
  */
-export function collectOutput(child: ChildProcess, marker: string): ProcessOutput {
+export function collectOutput(child: OutputStreams, marker: string): ProcessOutput {
   const chunks: string[] = [];
   let joined = '';
-  let joinedCount = 0;
   let tail = '';
   let found = false;
   let resolveSeen: () => void = () => undefined;
@@ -31,17 +33,14 @@ export function collectOutput(child: ChildProcess, marker: string): ProcessOutpu
       found = true;
       resolveSeen();
     }
-    tail = window.slice(-marker.length);
+    tail = marker.length > 1 ? window.slice(1 - marker.length) : '';
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   return {
     seen,
     text: () => {
-      if (joinedCount < chunks.length) {
-        joined += chunks.slice(joinedCount).join('');
-        joinedCount = chunks.length;
-      }
+      if (chunks.length > 0) joined += chunks.splice(0).join('');
       return joined;
     },
   };

@@ -16,6 +16,7 @@ export function openRefitQueue(prefix: string): Queue<unknown, RefitJobResult> {
       db: Number(url.pathname.slice(1) || 0),
       username: decodeURIComponent(url.username) || undefined,
       password: decodeURIComponent(url.password) || undefined,
+      ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
       maxRetriesPerRequest: null,
     },
     prefix: bullPrefix(prefix),

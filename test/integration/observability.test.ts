@@ -133,7 +133,7 @@ describe('metrics and logs of a gateway process and a worker process', () => {
     expect(sampleValue(w, 'duet_battles_running')).toBe(0);
     expect(sampleValue(w, 'duet_worker_concurrency')).toBe(8);
     // DELTA_FLUSH_MS 20 here: the shortest wait (DELTA_FLUSH_MIN_MS, 25 by default) never exceeds it.
-    expect(sampleValue(w, 'duet_delta_flush_ms')).toBe(20);
+    expect(sampleValue(w, 'duet_delta_flush_seconds')).toBe(0.02);
     expect(sampleValue(w, 'duet_battle_queue_wait_seconds_count')).toBe(2);
     expect(sampleValue(w, 'duet_jobs_failed_total')).toBeUndefined();
     expectQueues(w);

@@ -1,41 +1,57 @@
 import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { collectOutput } from '../helpers/process-output.ts';
 
-/** A child that writes `parts` to stdout (or stderr for parts starting with `!`), one every 30 ms. */
-function writer(parts: string[]) {
-  const script = `const parts = ${JSON.stringify(parts)};
-    let i = 0;
-    const next = () => {
-      if (i === parts.length) return;
-      const p = parts[i++];
-      (p.startsWith('!') ? process.stderr : process.stdout).write(p.startsWith('!') ? p.slice(1) : p);
-      setTimeout(next, 30);
-    };
-    next();`;
-  return spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Output streams whose chunks the test writes one by one, exactly as given. */
+function fakeChild() {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  return { child: { stdout, stderr } as never, stdout, stderr };
 }
 
+/** Lets the streams deliver what was written. */
+const flushed = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('a child process output collector', () => {
-  it('sees a marker written in two pieces, and keeps every byte of both streams in order', async () => {
-    const parts = ['starting\n', 'gateway lis', 'tening on 1\n', ...Array.from({ length: 50 }, (_, i) => `request ${i}\n`), '!a warning\n'];
-    const child = writer(parts);
+  it('sees a marker written across three chunks and both streams, and keeps every byte in order', async () => {
+    const { child, stdout, stderr } = fakeChild();
     const out = collectOutput(child, 'gateway listening');
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    for (const [stream, text] of [[stdout, 'starting\ngate'], [stderr, 'way lis'], [stdout, 'tening on 1\n']] as const) {
+      stream.write(text);
+      await flushed();
+    }
     await out.seen;
-    expect(out.text()).toContain('gateway listening');
-    await exited;
-    expect(out.text()).toBe(parts.map((p) => (p.startsWith('!') ? p.slice(1) : p)).join(''));
+    for (let i = 0; i < 50; i++) stdout.write(`request ${i}\n`);
+    await flushed();
+    expect(out.text()).toBe(`starting\ngateway listening on 1\n${Array.from({ length: 50 }, (_, i) => `request ${i}\n`).join('')}`);
+    stdout.write('later\n');
+    await flushed();
+    expect(out.text().endsWith('request 49\nlater\n')).toBe(true);
   });
 
-  it('never reports a marker the process did not write', async () => {
-    const child = writer(['gateway', ' is not ', 'listening\n']);
+  it('never reports a marker the output does not hold, however it is cut', async () => {
+    const { child, stdout } = fakeChild();
     const out = collectOutput(child, 'gateway listening');
     let seen = false;
     void out.seen.then(() => (seen = true));
-    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    await new Promise((resolve) => setImmediate(resolve));
+    for (const text of ['gateway', ' lis', 'ten', '\ngateway listenin', '!']) {
+      stdout.write(text);
+      await flushed();
+    }
+    await flushed();
     expect(seen).toBe(false);
-    expect(out.text()).toBe('gateway is not listening\n');
+    expect(out.text()).toBe('gateway listen\ngateway listenin!');
+  });
+
+  it('reads a real child process to its end', async () => {
+    const child = spawn(process.execPath, ['-e', "process.stdout.write('worker '); setTimeout(() => process.stdout.write('ready\\n'), 20)"], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = collectOutput(child, 'worker ready');
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    await out.seen;
+    await closed;
+    expect(out.text()).toBe('worker ready\n');
   });
 });

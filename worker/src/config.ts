@@ -20,6 +20,10 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
    * side per wait) while the worker is busy; `DELTA_FLUSH_MIN_MS` while it has time to spare.
    */
   DELTA_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(50),
+  /**
+   * The wait while the worker's event loop has time to spare. Above `DELTA_FLUSH_MS` it is taken
+   * as `DELTA_FLUSH_MS` (a fixed wait), so setting only `DELTA_FLUSH_MS=20` means 20 ms always.
+   */
   DELTA_FLUSH_MIN_MS: z.coerce.number().int().min(0).max(1_000).default(25),
   /** How long a finished battle's live stream stays in Redis for late joiners. */
   BATTLE_STREAM_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
@@ -83,7 +87,7 @@ export interface WorkerConfig {
   retryBaseMs: number;
   /** The longest wait of a side's text before it is sent, when the worker is busy (ms). */
   flushMs: number;
-  /** The shortest, when it has time to spare (never above `flushMs`). */
+  /** The shortest, when it has time to spare (one above `flushMs` counts as `flushMs`). */
   flushMinMs: number;
   streamTtlSeconds: number;
   demoSpeed: number;
@@ -138,7 +142,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     retries: e.PROVIDER_RETRIES,
     retryBaseMs: e.PROVIDER_RETRY_BASE_MS,
     flushMs: e.DELTA_FLUSH_MS,
-    flushMinMs: Math.min(e.DELTA_FLUSH_MIN_MS, e.DELTA_FLUSH_MS),
+    flushMinMs: e.DELTA_FLUSH_MIN_MS,
     streamTtlSeconds: e.BATTLE_STREAM_TTL_SECONDS,
     demoSpeed: e.DEMO_SPEED,
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,

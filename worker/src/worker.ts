@@ -25,8 +25,8 @@ import { closeBattle, createRunBattleHandler, createStartPacer, providerLookup, 
 import { createSweepBattles } from './jobs/sweep-battles.handler.ts';
 import { createBattleLeases } from './live/battle-leases.ts';
 import { createBattlePublisher } from './live/battle-publisher.ts';
-import { startModeration } from './moderation/moderation.ts';
 import { adaptiveFlushWindow } from './live/flush-window.ts';
+import { startModeration } from './moderation/moderation.ts';
 import { createWorkerMetrics } from './observability/metrics.ts';
 import { startOpsServer } from './observability/ops-server.ts';
 import { createProvider } from './providers/index.ts';

@@ -35,11 +35,14 @@ describe('the wait before a delta is sent', () => {
     let sampled = 0;
     const zero = adaptiveFlushWindow({ minMs: 25, maxMs: 0, sampleMs: 5, utilization: () => (sampled++, 1) });
     const fixed = adaptiveFlushWindow({ minMs: 40, maxMs: 40, sampleMs: 5, utilization: () => (sampled++, 1) });
-    await delay(30);
-    expect(zero.ms()).toBe(0);
-    expect(fixed.ms()).toBe(40);
-    expect(sampled).toBe(0);
-    zero.stop();
-    fixed.stop();
+    try {
+      await delay(30);
+      expect(zero.ms()).toBe(0);
+      expect(fixed.ms()).toBe(40);
+      expect(sampled).toBe(0);
+    } finally {
+      zero.stop();
+      fixed.stop();
+    }
   });
 });

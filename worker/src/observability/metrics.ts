@@ -107,11 +107,11 @@ export function createWorkerMetrics(deps: {
     },
   });
   new Gauge({
-    name: 'duet_delta_flush_ms',
-    help: "How long a side's text may wait now to be sent with what follows it, ms (shorter while the worker has time to spare)",
+    name: 'duet_delta_flush_seconds',
+    help: "How long a side's text may wait now to be sent with what follows it (shorter while the worker has time to spare)",
     registers,
     collect() {
-      this.set(deps.flushMs());
+      this.set(deps.flushMs() / 1000);
     },
   });
   new Gauge({ name: 'duet_worker_concurrency', help: 'Battles this worker runs at most at once (WORKER_CONCURRENCY)', registers }).set(
