@@ -126,7 +126,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       refits ? ((await refits.getJobScheduler(control === 'style' ? LEADERBOARD_STYLE_SCHEDULER : LEADERBOARD_SCHEDULER))?.next ?? null) : null,
   });
   const dirtyMarks = refitAfterCountedVotes(events, leaderboard, logger);
-  announceWinRates(events, stats, logger);
+  const winRates = announceWinRates(events, stats, logger);
   const users = createUserService({
     db,
     firebase,
@@ -227,9 +227,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       await delay(Math.min(config.drainDelayMs, timeoutMs / 2));
       const left = () => Math.max(0, timeoutMs - (Date.now() - started));
       await drainWithin(httpServer, new Promise<void>((resolve) => realtime.io.close(() => resolve())), left());
-      // The last votes' mark for a refit, if one is still waiting, goes out before Redis closes.
-      dirtyMarks.flush();
       const quietly = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), delay(Math.min(1_000, left()))]);
+      // The last votes' mark for a refit and their win rates, if still waiting, go out before Redis closes.
+      dirtyMarks.flush();
+      await quietly(winRates.stop());
       await quietly(queueViews.close());
       await quietly(queue.close());
       await Promise.all(connections.map((r) => quietly(r.quit())));

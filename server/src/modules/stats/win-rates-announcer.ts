@@ -1,3 +1,4 @@
+import type { DebouncedFunc } from 'lodash-es';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
 import type { DuetBus } from '../../events/duet-events.ts';
@@ -5,6 +6,15 @@ import type { StatsService } from './stats.service.ts';
 
 /** At most one `winRates.changed` per tool this often from one gateway while votes keep coming. */
 export const WIN_RATES_INTERVAL_MS = 250;
+
+export interface WinRatesAnnouncer {
+  /**
+   * Announces at once what is still waiting for its turn, waits for the announcements being read,
+   * and takes no more votes: for a gateway that is closing, before its Redis connections do (an
+   * announcement made after them would be a broadcast on a closed connection).
+   */
+  stop: () => Promise<void>;
+}
 
 /**
  * Says when counted votes changed a tool's win rates, with the figures as they stand: the first
@@ -16,13 +26,15 @@ export const WIN_RATES_INTERVAL_MS = 250;
  * A read that starts after a vote's commit sees it; reads of one tool run one after another, so a
  * slow read never overtakes a later one.
  */
-export function announceWinRates(events: DuetBus, stats: StatsService, logger: Logger, intervalMs = WIN_RATES_INTERVAL_MS): void {
-  const perTool = new Map<string, () => void>();
+export function announceWinRates(events: DuetBus, stats: StatsService, logger: Logger, intervalMs = WIN_RATES_INTERVAL_MS): WinRatesAnnouncer {
+  const perTool = new Map<string, { announce: DebouncedFunc<() => void>; done: () => Promise<void> }>();
+  let stopped = false;
   events.on('vote.counted', ({ tool }) => {
-    let announce = perTool.get(tool);
-    if (!announce) {
+    if (stopped) return;
+    let entry = perTool.get(tool);
+    if (!entry) {
       let last: Promise<void> = Promise.resolve();
-      announce = throttle(() => {
+      const announce = throttle(() => {
         last = last.then(async () => {
           try {
             events.emit('winRates.changed', { tool, winRates: await stats.winRates(tool) });
@@ -31,8 +43,16 @@ export function announceWinRates(events: DuetBus, stats: StatsService, logger: L
           }
         });
       }, intervalMs);
-      perTool.set(tool, announce);
+      entry = { announce, done: () => last };
+      perTool.set(tool, entry);
     }
-    announce();
+    entry.announce();
   });
+  return {
+    stop: async () => {
+      stopped = true;
+      for (const { announce } of perTool.values()) announce.flush();
+      await Promise.all([...perTool.values()].map(({ done }) => done()));
+    },
+  };
 }
