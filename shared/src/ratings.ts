@@ -392,7 +392,6 @@ function newtonFit(
   return null;
 }
 
-
 /** Connected components of the comparison graph, present models only, each listed from its lowest index. */
 function connectedComponents(m: number, present: Uint8Array, pairLo: Int32Array, pairHi: Int32Array): number[][] {
   const nbr: number[][] = Array.from({ length: m }, () => []);

@@ -19,7 +19,7 @@ export interface RunBattleDeps {
   isCancelled: (battleId: string) => Promise<boolean>;
   logger: Logger;
   /** How long a side's text may wait to go out with what follows it (ms), read at each token. */
-  flushMs: number | (() => number);
+  flushMs: () => number;
   idleTimeoutMs: number;
   retries: number;
   retryBaseMs: number;

@@ -52,7 +52,7 @@ const options = (provider: ModelProvider, events: BattleEvent[], extra: Partial<
   },
   startSeq: 0,
   resetFirst: false,
-  flushMs: 5,
+  flushMs: () => 5,
   idleTimeoutMs: 1_000,
   retries: 3,
   retryBaseMs: 1,

@@ -26,8 +26,8 @@ export interface SideRunOptions {
   startSeq: number;
   /** An earlier attempt streamed text: the first delta replaces it. */
   resetFirst: boolean;
-  /** How long text may wait to go out with what follows it (ms); a function is read at each token. */
-  flushMs: number | (() => number);
+  /** How long text may wait to go out with what follows it now (ms), read at each token. */
+  flushMs: () => number;
   idleTimeoutMs: number;
   retries: number;
   retryBaseMs: number;
@@ -160,7 +160,7 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
     // when the last delta is that old (the first token always), else when it will be. A fast
     // model does not send a message per token; a slow one is not held back.
     if (flushTimer) return;
-    const wait = lastFlushAt + (typeof o.flushMs === 'number' ? o.flushMs : o.flushMs()) - performance.now();
+    const wait = lastFlushAt + o.flushMs() - performance.now();
     if (wait <= 0) flush();
     else flushTimer = setTimeout(flush, wait);
   };
