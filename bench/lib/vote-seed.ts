@@ -35,10 +35,12 @@ export async function seedVotes(
            'blind', ${tokenHash}, 'finished', ${createdAt}, ${createdAt} + interval '8 seconds',
            ${moderation}, ${createdAt} + interval '9 seconds', 'wordlist'
       FROM generate_series(1, $8::int) AS i`;
+  // Whether an answer names a model, as the worker stores it; a checkout from before the flag has no column for it.
+  const { rowCount: flagged } = await client.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'answers' AND column_name = 'names_model'");
   const answersSql = (prefix: string) => `
-    INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms, duration_ms, created_at)
+    INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms, duration_ms, created_at${flagged ? ', names_model' : ''})
     SELECT b.id, s.side, CASE s.side WHEN 'a' THEN b.model_a ELSE b.model_b END, $1 || ' (' || s.side || ')', 'stop',
-           120, 180, 400 + (hashtext(b.id::text || s.side) & 511), 5000 + (hashtext(s.side || b.id::text) & 4095), b.finished_at
+           120, 180, 400 + (hashtext(b.id::text || s.side) & 511), 5000 + (hashtext(s.side || b.id::text) & 4095), b.finished_at${flagged ? ', false' : ''}
       FROM generate_series(1, $2::int) AS i
       JOIN battles b ON b.id = ${uuidSql(prefix)}
      CROSS JOIN (VALUES ('a'), ('b')) AS s(side)`;

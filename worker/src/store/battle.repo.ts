@@ -1,4 +1,5 @@
 import type { AnswerStats, BattleInputs, ImageMimeType, Language, Side } from '@duet/shared';
+import { mentionedModelName } from '@duet/shared/model-names';
 import type { Db } from '../infra/db.ts';
 import { answerStyle } from './answer-style.ts';
 
@@ -75,14 +76,17 @@ export interface AnswerToStore {
   error: { code: string; message: string } | null;
 }
 
-/** Stores a side's answer once, with its style; a second write for the same side changes nothing. */
+/**
+ * Stores a side's answer once, with its style and whether it names a model (a vote on the battle
+ * then does not count); a second write for the same side changes nothing.
+ */
 export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
   const style = answerStyle(a.text);
   await db.query(
     `INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms,
                           duration_ms, error_code, error_message,
-                          style_length, style_headers, style_list_items, style_bold, style_code_blocks)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                          style_length, style_headers, style_list_items, style_bold, style_code_blocks, names_model)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
      ON CONFLICT (battle_id, side) DO NOTHING`,
     [
       a.battleId,
@@ -101,6 +105,7 @@ export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
       style.listItems,
       style.bold,
       style.codeBlocks,
+      mentionedModelName(a.text) !== null,
     ],
   );
 }

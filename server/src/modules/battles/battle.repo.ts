@@ -1,6 +1,6 @@
 import type { AnswerStats, BattleInputs, BattleMode, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/shared';
 import type { Db, DbClient } from '../../infra/db.ts';
-import type { StatsDelta, StoredCounters } from '../stats/stats.service.ts';
+import type { CounterDelta, StoredCounters } from '../stats/stats.service.ts';
 
 type Queryable = Db | DbClient;
 
@@ -109,81 +109,98 @@ export async function hasVote(db: Queryable, battleId: string): Promise<boolean>
   return (rowCount ?? 0) > 0;
 }
 
-/** Everything a vote needs to know of its battle, read at once. */
-export interface VoteFacts {
-  battle: BattleRow;
-  /** The stored answers (none, one or both sides). */
-  answers: StoredAnswer[];
-  /** It has a vote already. */
-  voted: boolean;
-}
-
-/** The battle, its answers and whether it has a vote, in one round trip; null for no battle. */
-export async function findVoteFacts(db: Queryable, battleId: string): Promise<VoteFacts | null> {
-  const { rows } = await db.query<RawBattle & { voted: boolean } & (AnswerStatsRow | { side: null })>({
-    // Named: PostgreSQL plans it once per connection.
-    name: 'vote-facts',
-    text: `SELECT b.id, b.tool, b.mode, b.status, b.moderation, b.vote_token_hash, b.model_a, b.label_a, b.family_a,
-                  b.model_b, b.label_b, b.family_b, EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = b.id) AS voted,
-                  a.side, a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.ttft_ms, a.duration_ms, a.error_code, a.error_message
-             FROM battles b LEFT JOIN answers a ON a.battle_id = b.id
-            WHERE b.id = $1`,
-    values: [battleId],
-  });
-  const first = rows[0];
-  if (!first) return null;
-  const answers: StoredAnswer[] = [];
-  for (const r of rows) if (r.side !== null) answers.push(toStoredAnswer(r));
-  return { battle: toBattleRow(first), answers, voted: first.voted };
-}
-
-/** A vote as stored: always kept, counted or not, with who cast it. */
+/** A vote as the voter cast it: always kept, counted or not, with who cast it. */
 export interface NewVote {
   battleId: string;
-  tool: string;
+  /** The SHA-256 of the vote token presented. */
+  tokenHash: Buffer;
   winner: Winner;
   /** The signed-in voter, or null. */
   userId: string | null;
   /** The account, or a keyed hash of the IP, for the daily cap. */
   voterKey: string;
-  /** Whether the battle lets it count; the daily cap may still stop it. */
-  counted: boolean;
-  uncountedReason: UncountedReason | null;
   /** Votes per voter per UTC day that count; 0: no cap. */
   dailyCap: number;
-  /** What it adds to each model's counters if it counts. */
-  counters: readonly StatsDelta[];
+  /** What it adds to each side's model's counters if it counts. */
+  deltas: Record<Side, CounterDelta>;
 }
 
-/** What storing a vote did. */
-export type CastVote =
-  | { inserted: false }
-  | { inserted: true; counted: boolean; uncountedReason: UncountedReason | null; counters: StoredCounters };
+/** What a vote did: stored, or the reason nothing was. */
+export type VoteOutcome =
+  | { outcome: 'not_found' | 'invalid_vote_token' | 'already_voted' | 'battle_not_finished' | 'unchecked' }
+  | {
+      outcome: 'stored';
+      tool: string;
+      counted: boolean;
+      uncountedReason: UncountedReason | null;
+      /** The tool's counters after the vote. */
+      counters: StoredCounters;
+      sides: BattleRow['sides'];
+      stats: Record<Side, AnswerStats>;
+    };
+
+interface VoteRow {
+  outcome: VoteOutcome['outcome'];
+  tool: string | null;
+  counted: boolean | null;
+  uncounted_reason: UncountedReason | null;
+  win_rates: StoredCounters | null;
+  model_a: string;
+  label_a: string;
+  family_a: ModelSpec['family'];
+  model_b: string;
+  label_b: string;
+  family_b: ModelSpec['family'];
+  answers: Array<{ side: Side } & Omit<AnswerStatsRow, 'side' | 'text' | 'error_code' | 'error_message'>> | null;
+}
 
 /**
- * Stores the vote with `cast_vote()` (migration 1764300000000): the daily cap, the insert, the
- * counters and the tool's counters after it, in one round trip and one transaction. Not inserted
- * when the battle already has a vote (a concurrent one won).
+ * Votes with `vote_on_battle()` (migration 1764800000000), in one round trip and one transaction:
+ * the battle's facts (token, an existing vote, both answers and whether each names a model), whether
+ * the vote counts, then `cast_vote()`: the daily cap, the insert, the counters, the tool's counters
+ * after it. 'unchecked': an answer's `names_model` is unknown (stored before the flag existed);
+ * `flagModelNames` decides it, then vote again. The primary key keeps a battle to one vote when two
+ * arrive at once ('already_voted').
  */
-export async function castVote(db: Queryable, v: NewVote): Promise<CastVote> {
-  const { rows } = await db.query<{ inserted: boolean; counted: boolean; uncounted_reason: UncountedReason | null; win_rates: StoredCounters | null }>({
-    name: 'cast-vote',
-    text: 'SELECT inserted, counted, uncounted_reason, win_rates FROM cast_vote($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-    values: [
-      v.battleId,
-      v.tool,
-      v.winner,
-      v.userId,
-      v.voterKey,
-      v.counted,
-      v.uncountedReason,
-      v.dailyCap,
-      JSON.stringify(v.counters.map((d) => ({ model: d.model, label: d.label, family: d.family, wins: d.wins, losses: d.losses, ties: d.ties, both_bad: d.bothBad }))),
-    ],
+export async function voteOnBattle(db: Queryable, v: NewVote): Promise<VoteOutcome> {
+  const counts = (d: CounterDelta) => ({ wins: d.wins, losses: d.losses, ties: d.ties, both_bad: d.bothBad });
+  const { rows } = await db.query<VoteRow>({
+    name: 'vote-on-battle',
+    text: `SELECT outcome, tool, counted, uncounted_reason, win_rates, model_a, label_a, family_a, model_b, label_b, family_b, answers
+             FROM vote_on_battle($1, $2, $3, $4, $5, $6, $7)`,
+    values: [v.battleId, v.tokenHash, v.winner, v.userId, v.voterKey, v.dailyCap, JSON.stringify({ a: counts(v.deltas.a), b: counts(v.deltas.b) })],
   });
   const r = rows[0];
-  if (!r?.inserted) return { inserted: false };
-  return { inserted: true, counted: r.counted, uncountedReason: r.uncounted_reason, counters: r.win_rates ?? [] };
+  if (!r) throw new Error('vote_on_battle returned no row');
+  if (r.outcome !== 'stored') return { outcome: r.outcome };
+  const stats = {} as Record<Side, AnswerStats>;
+  for (const a of r.answers ?? []) {
+    stats[a.side] = { finishReason: a.finish_reason, inputTokens: a.input_tokens, outputTokens: a.output_tokens, ttftMs: a.ttft_ms, durationMs: a.duration_ms };
+  }
+  return {
+    outcome: 'stored',
+    tool: r.tool!,
+    counted: r.counted!,
+    uncountedReason: r.uncounted_reason,
+    counters: r.win_rates ?? [],
+    sides: { a: { model: r.model_a, label: r.label_a, family: r.family_a }, b: { model: r.model_b, label: r.label_b, family: r.family_b } },
+    stats,
+  };
+}
+
+/**
+ * Decides whether each of a battle's answers names a model where that is not stored yet (answers
+ * written before the flag existed, or by hand) and stores it. Idempotent: answers are written once.
+ */
+export async function flagModelNames(db: Queryable, battleId: string, namesModel: (text: string) => boolean): Promise<void> {
+  const { rows } = await db.query<{ side: Side; text: string }>('SELECT side, text FROM answers WHERE battle_id = $1 AND names_model IS NULL', [battleId]);
+  if (rows.length === 0) return;
+  await db.query(
+    `UPDATE answers a SET names_model = f.names_model
+       FROM unnest($2::text[], $3::boolean[]) AS f(side, names_model)
+      WHERE a.battle_id = $1 AND a.side = f.side AND a.names_model IS NULL`,
+    [battleId, rows.map((r) => r.side), rows.map((r) => namesModel(r.text))],
+  );
 }
 
 export async function findImage(db: Queryable, battleId: string): Promise<{ mimeType: string; data: Buffer } | null> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BLIND_LABELS, checkToolFields, drawPair, findTool } from '@duet/shared';
+import { mentionedModelName } from '@duet/shared/model-names';
 import type {
   BattleMode,
   BattleSnapshot,
@@ -19,7 +20,6 @@ import type { StatsService } from '../stats/stats.service.ts';
 import type { BattleSignals } from './battle-signals.ts';
 import { foldSnapshot } from './battle-snapshot.ts';
 import * as repo from './battle.repo.ts';
-import { voteCountability } from './vote-rules.ts';
 import { hashVoteToken, newVoteToken, voteTokenMatches } from './vote-token.ts';
 import type { Voter } from './voter-key.ts';
 
@@ -109,39 +109,44 @@ export function createBattleService(deps: BattleServiceDeps) {
    * finished, neither answer names a model, and the voter is within the daily cap. Counted votes
    * bump both models' counters in the same transaction.
    *
-   * Two round trips: one read of the battle, its answers and whether it has a vote, then one call
-   * that stores the vote (the cap, the insert, the counters, the win rates after it). Nothing is
-   * locked between them: the primary key keeps a battle to one vote when two arrive at once.
+   * One round trip (`vote_on_battle()`): the battle's facts are read where the vote is stored. A
+   * battle whose answers were stored without knowing whether they name a model takes two more, once.
    */
   async function vote(battleId: string, body: VoteRequest, voter: Voter): Promise<VoteResponse> {
-    const facts = await repo.findVoteFacts(deps.db, battleId);
-    const battle = authorised(facts?.battle ?? null, body.voteToken);
-    if (facts?.voted) throw alreadyVoted();
-    const answers = facts?.answers ?? [];
-    if (answers.length < 2) throw new AppError(409, 'battle_not_finished', 'Both answers must finish before you vote');
-    // Only for an authorised vote: a refused one must not even create the hashing key.
+    // The hashing key of anonymous voters is made once for the whole service, at its first vote.
     const voterKey = await deps.voterKey(voter);
-    const rule = voteCountability({ mode: battle.mode, answers });
-    const stored = await repo.castVote(deps.db, {
-      battleId,
-      tool: battle.tool,
-      winner: body.winner,
-      userId: voter.userId ?? null,
-      voterKey,
-      counted: rule.counted,
-      uncountedReason: rule.reason,
-      dailyCap: deps.dailyVoteCap,
-      counters: deps.stats.deltas(battle.sides, body.winner),
-    });
-    if (!stored.inserted) throw alreadyVoted();
-    const { tool } = battle;
+    const ask = () =>
+      repo.voteOnBattle(deps.db, {
+        battleId,
+        tokenHash: hashVoteToken(body.voteToken),
+        winner: body.winner,
+        userId: voter.userId ?? null,
+        voterKey,
+        dailyCap: deps.dailyVoteCap,
+        deltas: deps.stats.deltas(body.winner),
+      });
+    let stored = await ask();
+    if (stored.outcome === 'unchecked') {
+      await repo.flagModelNames(deps.db, battleId, (text) => mentionedModelName(text) !== null);
+      stored = await ask();
+    }
+    switch (stored.outcome) {
+      case 'not_found':
+        throw notFound();
+      case 'invalid_vote_token':
+        throw invalidToken();
+      case 'already_voted':
+        throw alreadyVoted();
+      case 'battle_not_finished':
+        throw new AppError(409, 'battle_not_finished', 'Both answers must finish before you vote');
+      case 'unchecked':
+        throw new Error(`battle ${battleId}: answers still unchecked for model names after flagging them`);
+    }
+    const { tool } = stored;
     deps.events.emit('vote.recorded', { battleId, tool, winner: body.winner, counted: stored.counted, reason: stored.uncountedReason });
     if (stored.counted) deps.events.emit('vote.counted', { battleId, tool });
     const winRates = deps.stats.winRatesOf(stored.counters);
-    const revealed = (side: Side) => {
-      const answer = answers.find((a) => a.side === side);
-      return { ...battle.sides[side], stats: answer ? repo.statsOf(answer) : null };
-    };
+    const revealed = (side: Side) => ({ ...stored.sides[side], stats: stored.stats[side] ?? null });
     return { battleId, winner: body.winner, sides: { a: revealed('a'), b: revealed('b') }, winRates };
   }
 
@@ -177,12 +182,13 @@ export function createBattleService(deps: BattleServiceDeps) {
 
 /** The battle, if it exists and the token is its vote token. */
 function authorised(battle: repo.BattleRow | null, voteToken: string): repo.BattleRow {
-  if (!battle) throw new AppError(404, 'not_found', 'No such battle');
-  if (!voteTokenMatches(voteToken, battle.voteTokenHash)) {
-    throw new AppError(403, 'invalid_vote_token', 'This vote token does not belong to this battle');
-  }
+  if (!battle) throw notFound();
+  if (!voteTokenMatches(voteToken, battle.voteTokenHash)) throw invalidToken();
   return battle;
 }
+
+const notFound = () => new AppError(404, 'not_found', 'No such battle');
+const invalidToken = () => new AppError(403, 'invalid_vote_token', 'This vote token does not belong to this battle');
 
 const alreadyVoted = () => new AppError(409, 'already_voted', 'This battle has a vote already');
 

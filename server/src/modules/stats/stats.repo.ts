@@ -2,10 +2,7 @@ import type { ModelFamily } from '@duet/shared';
 import type { Db } from '../../infra/db.ts';
 
 /** What a vote adds to one model's counters on one tool. */
-export interface StatsDelta {
-  model: string;
-  label: string;
-  family: ModelFamily;
+export interface CounterDelta {
   wins: number;
   losses: number;
   ties: number;

@@ -1,11 +1,11 @@
-import type { ModelFamily, ModelSpec, Side, WinRate, Winner } from '@duet/shared';
+import type { ModelFamily, Side, WinRate, Winner } from '@duet/shared';
 import { wilsonInterval } from '@duet/shared/ratings';
 import type { Db } from '../../infra/db.ts';
 import * as repo from './stats.repo.ts';
-import type { ModelStatsRow, StatsDelta, StoredCounters } from './stats.repo.ts';
+import type { CounterDelta, ModelStatsRow, StoredCounters } from './stats.repo.ts';
 
 export type StatsService = ReturnType<typeof createStatsService>;
-export type { StatsDelta, StoredCounters } from './stats.repo.ts';
+export type { CounterDelta, StoredCounters } from './stats.repo.ts';
 
 /** Share of battles won, in percent with one decimal. */
 export const winPercent = (wins: number, battles: number): number => (battles === 0 ? 0 : Math.round((wins / battles) * 1000) / 10);
@@ -29,11 +29,8 @@ export function familyPercent(rates: WinRate[], family: ModelFamily): number {
 }
 
 /** What a vote with `winner` adds to the model on `side`. */
-function deltaOf(model: Pick<ModelSpec, 'label' | 'family'> & { model: string }, side: Side, winner: Winner): StatsDelta {
+function deltaOf(side: Side, winner: Winner): CounterDelta {
   return {
-    model: model.model,
-    label: model.label,
-    family: model.family,
     wins: winner === side ? 1 : 0,
     losses: winner === 'a' || winner === 'b' ? (winner === side ? 0 : 1) : 0,
     ties: winner === 'tie' ? 1 : 0,
@@ -51,10 +48,7 @@ export function createStatsService(deps: { db: Db }) {
     winRates: async (tool: string): Promise<WinRate[]> => (await repo.listModelStats(deps.db, tool)).map(winRateOf),
     /** The win rates of counters as the vote's store returned them. */
     winRatesOf: (counters: StoredCounters): WinRate[] => repo.toModelStats(counters).map(winRateOf),
-    /** What a counted vote adds to each of the two models' counters. */
-    deltas: (sides: Record<Side, { model: string; label: string; family: ModelFamily }>, winner: Winner): StatsDelta[] => [
-      deltaOf(sides.a, 'a', winner),
-      deltaOf(sides.b, 'b', winner),
-    ],
+    /** What a counted vote adds to the counters of each side's model. */
+    deltas: (winner: Winner): Record<Side, CounterDelta> => ({ a: deltaOf('a', winner), b: deltaOf('b', winner) }),
   };
 }

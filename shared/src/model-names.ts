@@ -1,9 +1,12 @@
-import type { BattleMode, UncountedReason } from '@duet/shared';
-
 /**
  * Names of models and their makers that spoil a blind battle when an answer says them. Kept
  * here, in Korean and English; matched as whole words (Latin) or as substrings (Hangul).
  * Add to it as new models join the roster.
+ *
+ * A vote on a blind battle does not count when an answer names one (`vote_on_battle()`, migration
+ * 1764800000000): the worker decides it for each answer as it stores it (`answers.names_model`),
+ * the gateway for answers stored without it. Answers already stored keep the flag they were given:
+ * a word added here applies to answers stored from then on.
  */
 export const MODEL_NAME_WORDS: readonly string[] = [
   // Makers
@@ -28,29 +31,4 @@ export function mentionedModelName(text: string): string | null {
   const m = LATIN_PATTERN.exec(lower);
   if (m) return m[0];
   return hangul.find((w) => lower.includes(w)) ?? null;
-}
-
-export interface BattleFacts {
-  mode: BattleMode;
-  answers: Array<{ text: string; finishReason: string }>;
-}
-
-export type Countability = { counted: true; reason: null } | { counted: false; reason: UncountedReason };
-
-/**
- * Whether a vote on this battle counts toward win rates and ratings: only a blind battle whose
- * two sides both finished without error (stop or length), and where neither answer names a model
- * or its maker. The first rule broken is the reason.
- *
- * One rule more is applied where the vote is stored, since only there is it exact when votes
- * arrive at once: past `VOTE_DAILY_CAP` votes of one voter in a UTC day (counted or not), a vote
- * that would count is kept but marked `daily_cap` (`cast_vote()`, migration 1764300000000).
- */
-export function voteCountability(f: BattleFacts): Countability {
-  if (f.mode !== 'blind') return { counted: false, reason: 'named_mode' };
-  if (f.answers.length < 2 || f.answers.some((a) => a.finishReason !== 'stop' && a.finishReason !== 'length')) {
-    return { counted: false, reason: 'side_failed' };
-  }
-  if (f.answers.some((a) => mentionedModelName(a.text) !== null)) return { counted: false, reason: 'model_named' };
-  return { counted: true, reason: null };
 }
