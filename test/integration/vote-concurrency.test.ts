@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_ROSTER } from '@duet/shared';
+import { mentionedModelName } from '@duet/shared/model-names';
 import pg from 'pg';
 import type { ErrorResponse, HistoryResponse, StatsUpdate, VoteResponse, Winner } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,10 +56,11 @@ describe('votes arriving at once', () => {
        VALUES ($1, $2, 'en', 'Why are there tides?', $3, $4, $5, $6, $7, $8, 'blind', $9, 'finished', 'ok')`,
       [id, tool, a.id, a.label, a.family, b.id, b.label, b.family, hashVoteToken(voteToken)],
     );
+    const answer = opts.answer ?? 'The moon pulls the sea toward it.';
     await duet.db.pool.query(
-      `INSERT INTO answers (battle_id, side, model, text, finish_reason, duration_ms)
-       VALUES ($1, 'a', $2, $4, 'stop', 1000), ($1, 'b', $3, $4, 'stop', 1000)`,
-      [id, a.id, b.id, opts.answer ?? 'The moon pulls the sea toward it.'],
+      `INSERT INTO answers (battle_id, side, model, text, finish_reason, duration_ms, names_model)
+       VALUES ($1, 'a', $2, $4, 'stop', 1000, $5), ($1, 'b', $3, $4, 'stop', 1000, $5)`,
+      [id, a.id, b.id, answer, mentionedModelName(answer) !== null],
     );
     return { id, voteToken, tool, models: { a: a.id, b: b.id } };
   }

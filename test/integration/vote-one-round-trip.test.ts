@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_ROSTER } from '@duet/shared';
+import { ZVoteResponseSchema } from '@duet/shared';
 import type { ErrorResponse, VoteResponse, Winner } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashVoteToken, newVoteToken } from '../../server/src/modules/battles/vote-token.ts';
@@ -71,6 +72,7 @@ describe('a vote in one round trip', () => {
     const b = await battle();
     const { status, body } = await vote(b, 'b');
     expect(status).toBe(200);
+    expect(ZVoteResponseSchema.parse(body)).toEqual(body);
     expect(body.winner).toBe('b');
     expect(body.sides.a).toEqual({
       model: ATLAS.id,
@@ -78,7 +80,12 @@ describe('a vote in one round trip', () => {
       family: ATLAS.family,
       stats: { finishReason: 'stop', inputTokens: 12, outputTokens: 80, ttftMs: 300, durationMs: 4000 },
     });
-    expect(body.sides.b).toMatchObject({ model: SONNET.id, label: SONNET.label, stats: { ttftMs: 301, durationMs: 4001 } });
+    expect(body.sides.b).toEqual({
+      model: SONNET.id,
+      label: SONNET.label,
+      family: SONNET.family,
+      stats: { finishReason: 'stop', inputTokens: 12, outputTokens: 80, ttftMs: 301, durationMs: 4001 },
+    });
     expect(await storedVote(b.id)).toEqual({ counted: true, uncounted_reason: null });
     const sonnet = body.winRates.find((w) => w.model === SONNET.id)!;
     const atlas = body.winRates.find((w) => w.model === ATLAS.id)!;
@@ -106,6 +113,15 @@ describe('a vote in one round trip', () => {
     expect((await vote(clean)).status).toBe(200);
     expect(await flags(clean.id)).toEqual([false, false]);
     expect(await storedVote(clean.id)).toEqual({ counted: true, uncounted_reason: null });
+  });
+
+  it('stores one vote when the first votes on a battle stored without the flags arrive at once', async () => {
+    const b = await battle({ sides: [{ text: 'Rain on the roof.' }, { text: 'Gemini here: rain.' }] });
+    const results = await Promise.all((['a', 'b', 'tie', 'both_bad', 'a', 'b', 'tie', 'both_bad'] as const).map((w) => vote(b, w)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array<number>(7).fill(409)]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('already_voted');
+    expect(await flags(b.id)).toEqual([false, true]);
+    expect(await storedVote(b.id)).toEqual({ counted: false, uncounted_reason: 'model_named' });
   });
 
   it('gives the first rule a vote breaks as its reason', async () => {

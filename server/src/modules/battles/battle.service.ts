@@ -110,7 +110,8 @@ export function createBattleService(deps: BattleServiceDeps) {
    * bump both models' counters in the same transaction.
    *
    * One round trip (`vote_on_battle()`): the battle's facts are read where the vote is stored. A
-   * battle whose answers were stored without knowing whether they name a model takes two more, once.
+   * battle whose answers were stored without knowing whether they name a model takes three more,
+   * once (read the unflagged answers, flag them, vote again).
    */
   async function vote(battleId: string, body: VoteRequest, voter: Voter): Promise<VoteResponse> {
     // The hashing key of anonymous voters is made once for the whole service, at its first vote.
