@@ -67,19 +67,28 @@ export async function deleteBattle(db: Queryable, id: string): Promise<void> {
   await db.query('DELETE FROM battles WHERE id = $1', [id]);
 }
 
-interface RawBattle {
-  id: string;
-  tool: string;
-  mode: BattleMode;
-  status: BattleRow['status'];
-  moderation: string;
-  vote_token_hash: Buffer;
+/** A battle's two models as its row stores them. */
+export interface RawSides {
   model_a: string;
   label_a: string;
   family_a: ModelSpec['family'];
   model_b: string;
   label_b: string;
   family_b: ModelSpec['family'];
+}
+
+export const sidesOf = (r: RawSides): BattleRow['sides'] => ({
+  a: { model: r.model_a, label: r.label_a, family: r.family_a },
+  b: { model: r.model_b, label: r.label_b, family: r.family_b },
+});
+
+interface RawBattle extends RawSides {
+  id: string;
+  tool: string;
+  mode: BattleMode;
+  status: BattleRow['status'];
+  moderation: string;
+  vote_token_hash: Buffer;
 }
 
 const toBattleRow = (r: RawBattle): BattleRow => ({
@@ -89,10 +98,7 @@ const toBattleRow = (r: RawBattle): BattleRow => ({
   status: r.status,
   takenDown: r.moderation === 'taken_down',
   voteTokenHash: r.vote_token_hash,
-  sides: {
-    a: { model: r.model_a, label: r.label_a, family: r.family_a },
-    b: { model: r.model_b, label: r.label_b, family: r.family_b },
-  },
+  sides: sidesOf(r),
 });
 
 export async function findBattle(db: Queryable, id: string): Promise<BattleRow | null> {
@@ -139,18 +145,12 @@ export type VoteOutcome =
       stats: Record<Side, AnswerStats>;
     };
 
-interface VoteRow {
+interface VoteRow extends RawSides {
   outcome: VoteOutcome['outcome'];
   tool: string | null;
   counted: boolean | null;
   uncounted_reason: UncountedReason | null;
   win_rates: StoredCounters | null;
-  model_a: string;
-  label_a: string;
-  family_a: ModelSpec['family'];
-  model_b: string;
-  label_b: string;
-  family_b: ModelSpec['family'];
   answers: Array<{ side: Side } & Omit<AnswerStatsRow, 'side' | 'text' | 'error_code' | 'error_message'>> | null;
 }
 
@@ -183,7 +183,7 @@ export async function voteOnBattle(db: Queryable, v: NewVote): Promise<VoteOutco
     counted: r.counted!,
     uncountedReason: r.uncounted_reason,
     counters: r.win_rates ?? [],
-    sides: { a: { model: r.model_a, label: r.label_a, family: r.family_a }, b: { model: r.model_b, label: r.label_b, family: r.family_b } },
+    sides: sidesOf(r),
     stats,
   };
 }

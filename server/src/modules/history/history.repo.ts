@@ -1,5 +1,7 @@
-import type { AnswerStats, BattleInputs, HistoryEntry, ModelSpec, Side, Winner } from '@duet/shared';
+import type { AnswerStats, BattleInputs, HistoryEntry, Side, Winner } from '@duet/shared';
 import type { Db } from '../../infra/db.ts';
+import { sidesOf } from '../battles/battle.repo.ts';
+import type { RawSides } from '../battles/battle.repo.ts';
 
 /** Position in the newest-first list: the vote's exact time (as PostgreSQL prints it) and battle id. */
 export interface HistoryCursor {
@@ -7,7 +9,7 @@ export interface HistoryCursor {
   id: string;
 }
 
-interface RawEntry {
+interface RawEntry extends RawSides {
   id: string;
   tool: string;
   text: string;
@@ -17,12 +19,6 @@ interface RawEntry {
   voted_at: Date;
   voted_at_exact: string;
   winner: Winner;
-  model_a: string;
-  label_a: string;
-  family_a: ModelSpec['family'];
-  model_b: string;
-  label_b: string;
-  family_b: ModelSpec['family'];
   answers: Array<{
     side: Side;
     text: string;
@@ -86,11 +82,11 @@ export async function listVotedBattles(
 }
 
 function toEntry(r: RawEntry): HistoryEntry {
+  const sides = sidesOf(r);
   const answer = (side: Side) => {
     const a = r.answers.find((x) => x.side === side);
-    const model = side === 'a' ? { model: r.model_a, label: r.label_a, family: r.family_a } : { model: r.model_b, label: r.label_b, family: r.family_b };
     return {
-      ...model,
+      ...sides[side],
       text: a?.text ?? '',
       stats: {
         finishReason: a?.finish_reason ?? 'error',
