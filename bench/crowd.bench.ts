@@ -13,14 +13,17 @@
  * follows it (`DELTA_FLUSH_MS` and `DELTA_FLUSH_MIN_MS` both set to the value, instead of the wait
  * that follows the worker's load) at each level, against the same anchor: what a shorter wait
  * costs in CPU per token and buys in lag (no chart then either).
+ * `--warmup 0,10` runs Duet once per warm-up at each level: that many battles run, watched and voted
+ * on before the measured window (default 10, as a campaign meets processes already serving; 0
+ * measures the gateway and workers from their start; `--quick` runs cold).
  *
- *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--before ../main] [--flush-ms 50,25] [--quick]
+ *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--before ../main] [--flush-ms 50,25] [--warmup 0,10] [--quick]
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AnchorResult, DuetRun } from './lib/duet-run.ts';
-import { runAnchor, runDuet } from './lib/duet-run.ts';
+import { runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { nodeArgsFromEnv } from '../test/helpers/gateway-process.ts';
 import { crowdChart } from './lib/chart.ts';
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '2' },
     before: { type: 'string' },
     'flush-ms': { type: 'string' },
+    warmup: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
 });
@@ -39,13 +43,15 @@ const levels = values.quick ? [10] : values.levels.split(',').map(Number);
 const workers = Number(values.workers);
 /** The workers' delta wait for each run of a level; null: the workers' own default. */
 const flushes: Array<number | null> = values['flush-ms'] ? values['flush-ms'].split(',').map(Number) : [null];
-const compared = values.before !== undefined || flushes.length > 1;
+const warmups = warmupsOf(values.warmup, values.quick);
+const compared = values.before !== undefined || flushes.length > 1 || warmups.length > 1;
 const scenario = { text: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '), ttftMs: 200, tokensPerSecond: 30, stamp: true };
 
 interface Level {
   battles: number;
   checkout: 'this' | 'before';
   flushMs: number | null;
+  warmup: number;
   anchor: AnchorResult;
   duet: DuetRun;
 }
@@ -58,12 +64,14 @@ for (const battles of levels) {
     const checkouts = values.before ? (['this', 'before'] as const) : (['this'] as const);
     for (const checkout of checkouts) {
       for (const flushMs of flushes) {
-        // A fixed wait: the shortest and the longest alike.
-        const env = flushMs === null ? undefined : { DELTA_FLUSH_MS: String(flushMs), DELTA_FLUSH_MIN_MS: String(flushMs) };
-        const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1, root: checkout === 'before' ? values.before : undefined, env });
-        rows.push({ battles, checkout, flushMs, anchor, duet });
-        if (nodeArgsFromEnv().length) {
-          console.log(`profile window (${checkout}, ${battles} battles${flushMs === null ? '' : `, flush ${flushMs} ms`}): ${JSON.stringify(duet.window)}`);
+        for (const warmup of warmups) {
+          // A fixed wait: the shortest and the longest alike.
+          const env = flushMs === null ? undefined : { DELTA_FLUSH_MS: String(flushMs), DELTA_FLUSH_MIN_MS: String(flushMs) };
+          const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1, root: checkout === 'before' ? values.before : undefined, env, warmup });
+          rows.push({ battles, checkout, flushMs, warmup, anchor, duet });
+          if (nodeArgsFromEnv().length) {
+            console.log(`profile window (${checkout}, ${battles} battles${flushMs === null ? '' : `, flush ${flushMs} ms`}, warm-up ${warmup}): ${JSON.stringify(duet.window)}`);
+          }
         }
       }
     }
@@ -72,10 +80,11 @@ for (const battles of levels) {
   }
 }
 
-const figures = rows.map(({ battles, checkout, flushMs, anchor, duet }) => ({
+const figures = rows.map(({ battles, checkout, flushMs, warmup, anchor, duet }) => ({
   battles,
   checkout,
   flushMs,
+  warmup,
   finished: duet.finished,
   voted: duet.voted,
   anchorLagP50Ms: round(pct(anchor.lags, 50)),
@@ -102,7 +111,9 @@ const figures = rows.map(({ battles, checkout, flushMs, anchor, duet }) => ({
 
 console.log(`\n${await machineLine()} · 1 gateway + ${workers} workers · 120 tokens per side at 30 tokens/s`);
 const label = (f: (typeof figures)[number]) => {
-  const notes = [values.before ? f.checkout : null, f.flushMs === null ? null : `flush ${f.flushMs} ms`].filter((n) => n !== null);
+  const notes = [values.before ? f.checkout : null, f.flushMs === null ? null : `flush ${f.flushMs} ms`, warmups.length > 1 ? `warm-up ${f.warmup}` : null].filter(
+    (n) => n !== null,
+  );
   return notes.length ? `${f.battles} (${notes.join(', ')})` : String(f.battles);
 };
 console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | POST p50 / p99 | POST → first text p50 / p99 (anchor: request → first text) | CPU µs per token (gateway + workers) | anchor µs per token | ratio | peak RSS gateway / workers (MB) | DB connection errors |');
@@ -115,7 +126,8 @@ for (const f of figures) {
 for (const f of figures.filter((l) => Object.keys(l.failures).length > 0)) {
   console.log(`${f.battles} battles: ${f.battles - f.finished} not finished; refusals and failures: ${JSON.stringify(f.failures)}`);
 }
-if (!values.quick && !compared) {
+// The curve only: a run of one level, or of several variants per level, leaves the chart alone.
+if (!values.quick && !compared && levels.length > 1) {
   const out = fileURLToPath(new URL('../docs/crowd.svg', import.meta.url));
   writeFileSync(out, crowdChart(figures));
   console.log(`\nchart: docs/crowd.svg`);

@@ -5,14 +5,17 @@
  * with the OpenAI SDK (two streams per battle). Overhead = Duet's first-token lag − the anchor's.
  *
  * `--before <checkout>` also runs that checkout's gateway and workers, right after this one's,
- * against the same anchor: a before/after comparison from one run.
+ * against the same anchor: a before/after comparison from one run. `--warmup 0,10` runs Duet once
+ * per warm-up: that many battles run, watched and voted on before the measured battles (default
+ * 10, as a campaign meets processes already serving; 0: measured from the processes' start;
+ * `--quick` runs cold).
  *
- *   npm run bench -- overhead [--battles 200] [--workers 2] [--before ../main] [--quick]
+ *   npm run bench -- overhead [--battles 200] [--workers 2] [--before ../main] [--warmup 0,10] [--quick]
  */
 import { parseArgs } from 'node:util';
 import { nodeArgsFromEnv } from '../test/helpers/gateway-process.ts';
 import type { DuetRun } from './lib/duet-run.ts';
-import { runAnchor, runDuet } from './lib/duet-run.ts';
+import { runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { machineLine, pct, round } from './lib/stats.ts';
 
@@ -21,6 +24,7 @@ const { values } = parseArgs({
     battles: { type: 'string', default: '200' },
     workers: { type: 'string', default: '2' },
     before: { type: 'string' },
+    warmup: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
 });
@@ -30,11 +34,14 @@ const scenario = { text: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '
 
 const fake = await spawnFake(scenario);
 const anchor = await runAnchor(fake, battles * 2);
-const runs: Array<{ checkout: 'this' | 'before'; duet: DuetRun }> = [];
+const warmups = warmupsOf(values.warmup, values.quick);
+const runs: Array<{ checkout: 'this' | 'before'; warmup: number; duet: DuetRun }> = [];
 for (const checkout of values.before ? (['this', 'before'] as const) : (['this'] as const)) {
-  const duet = await runDuet({ fake, battles, workers, loaders: battles > 100 ? 2 : 1, root: checkout === 'before' ? values.before : undefined });
-  runs.push({ checkout, duet });
-  if (nodeArgsFromEnv().length) console.log(`profile window (${checkout}): ${JSON.stringify(duet.window)}`);
+  for (const warmup of warmups) {
+    const duet = await runDuet({ fake, battles, workers, loaders: battles > 100 ? 2 : 1, root: checkout === 'before' ? values.before : undefined, warmup });
+    runs.push({ checkout, warmup, duet });
+    if (nodeArgsFromEnv().length) console.log(`profile window (${checkout}, warm-up ${warmup}): ${JSON.stringify(duet.window)}`);
+  }
 }
 await fake.stop();
 
@@ -52,18 +59,22 @@ const figuresOf = (duet: DuetRun) => ({
   finished: duet.finished,
   cpuMsPerBattle: round(duet.duetCpuMs / battles, 2),
 });
-const all = runs.map((r) => ({ checkout: r.checkout, ...figuresOf(r.duet) }));
+const all = runs.map((r) => ({ checkout: r.checkout, warmup: r.warmup, ...figuresOf(r.duet) }));
 const figures = all[0]!;
-const name = (checkout: string) => (values.before ? ` (${checkout === 'this' ? 'this checkout' : values.before})` : '');
+const name = ({ checkout, warmup }: { checkout: string; warmup: number }) => {
+  const notes = [values.before ? (checkout === 'this' ? 'this checkout' : values.before) : null, warmups.length > 1 ? `warm-up ${warmup}` : null].filter((n) => n !== null);
+  return notes.length ? ` (${notes.join(', ')})` : '';
+};
 console.log(`\n${await machineLine()} · ${battles} battles at once, 1 gateway + ${workers} workers`);
 console.log('\n| first token: delivery lag (ms) | p50 | p99 |\n|---|---|---|');
 console.log(`| anchor: the fake server read directly (${battles * 2} streams) | ${figures.anchorFirstP50Ms} | ${figures.anchorFirstP99Ms} |`);
 for (const f of all) {
-  console.log(`| Duet${name(f.checkout)}: fake server → worker → Redis → gateway → Socket.IO viewer | ${f.duetFirstP50Ms} | ${f.duetFirstP99Ms} |`);
-  console.log(`| **overhead**${name(f.checkout)} (Duet − anchor) | **${f.overheadP50Ms}** | **${f.overheadP99Ms}** |`);
+  console.log(`| Duet${name(f)}: fake server → worker → Redis → gateway → Socket.IO viewer | ${f.duetFirstP50Ms} | ${f.duetFirstP99Ms} |`);
+  console.log(`| **overhead**${name(f)} (Duet − anchor) | **${f.overheadP50Ms}** | **${f.overheadP99Ms}** |`);
 }
 for (const f of all) {
-  console.log(`\n${name(f.checkout).trim() || 'Duet'}: ${f.finished}/${battles} battles finished; first tokens measured on ${f.firstMeasured} sides (${f.firstMissed} already in the snapshot at join); CPU ${f.cpuMsPerBattle} ms per battle (gateway + workers)`);
+  console.log(`\n${name(f).trim() || 'Duet'}: ${f.finished}/${battles} battles finished; first tokens measured on ${f.firstMeasured} sides (${f.firstMissed} already in the snapshot at join); CPU ${f.cpuMsPerBattle} ms per battle (gateway + workers)`);
 }
-console.log(JSON.stringify(values.before ? { ...figures, before: all[1] } : figures));
+const before = all.find((f) => f.checkout === 'before');
+console.log(JSON.stringify({ ...figures, ...(before ? { before } : {}), ...(all.length > 1 ? { runs: all } : {}) }));
 process.exit(0);

@@ -59,6 +59,19 @@ export async function runAnchor(fake: FakeProcess, streams: number): Promise<Anc
   return runChild<AnchorResult>('bench/lib/anchor-reader.ts', { STREAMS: String(streams), FAKE_API_KEY: fake.apiKey, FAKE_BASE_URL: fake.openaiBaseURL }).result;
 }
 
+/** Battles a crowd or overhead run puts through Duet before measuring, unless told otherwise. */
+export const WARMUP_BATTLES = 10;
+
+/**
+ * The warm-ups of `--warmup 0,10`: a campaign meets processes already serving, so by default
+ * {@link WARMUP_BATTLES}; a `--quick` smoke run measures them cold, to stay short.
+ */
+export function warmupsOf(value: string | undefined, quick: boolean): number[] {
+  const warmups = (value ?? (quick ? '0' : String(WARMUP_BATTLES))).split(',').map(Number);
+  if (warmups.some((w) => !Number.isInteger(w) || w < 0)) throw new Error(`--warmup: whole numbers of battles, not "${value}"`);
+  return warmups;
+}
+
 /**
  * `battles` battles at once through a gateway process and `workers` worker processes, followed by
  * `loaders` viewer processes; measures delivery lags, the gateway's and workers' CPU and memory.
@@ -73,6 +86,11 @@ export async function runDuet(opts: {
   idleGateways?: number;
   /** The checkout whose gateway and workers run (default: this one): a before/after comparison in one run. */
   root?: string | undefined;
+  /**
+   * Battles run, watched and voted on before the measured window, as a process already serving
+   * has done (code compiled and optimised, lazy modules loaded, connections open); 0: measured cold.
+   */
+  warmup?: number;
 }): Promise<DuetRun> {
   const gateway = await startGatewayProcess({
     root: opts.root,
@@ -93,6 +111,7 @@ export async function runDuet(opts: {
   );
   try {
     await Promise.all(workers.map((w) => w.ready));
+    if (opts.warmup) await runChild<LoadResult>('bench/lib/viewer-load.ts', { GATEWAY_URL: gateway.url, BATTLES: String(opts.warmup) }).result;
     const pids = { gateway: gateway.child.pid!, workers: workers.map((w) => w.child.pid!) };
     const rss = watchPeakRss([pids.gateway, ...pids.workers]);
     const idlePids = idle.map((g) => g.child.pid!);
