@@ -5,7 +5,8 @@
  * same fake server read directly with the OpenAI SDK, as many streams, in a process of its own.
  * Reports every token's delivery lag, Duet's CPU per delivered token (gateway + workers, from
  * /proc) against the anchor reader's, peak memory per process, and PostgreSQL connection errors.
- * Writes the curve as docs/crowd.svg (not with --quick).
+ * Writes the curve as docs/crowd.svg when it runs two levels or more of one variant each (not with
+ * --quick, --before, a list of --flush-ms or of --warmup).
  *
  * `--before <checkout>` also runs that checkout's gateway and workers at each level, right after
  * this one's, against the same anchor: a before/after comparison from one run (no chart then).

@@ -110,8 +110,22 @@ export async function runDuet(opts: {
     spawnWorkerProcess({ ...gateway.env, WORKER_CONCURRENCY: String(perWorker), LOG_LEVEL: 'warn', ...opts.env }, { root: opts.root }),
   );
   try {
+    const named = [['gateway', gateway] as const, ...workers.map((w, i) => [`worker ${i + 1}`, w] as const)];
+    /** What the processes said last is what explains a failed load. */
+    const lastLines = () => {
+      for (const [name, p] of named) console.error(`--- ${name}, last lines:\n${p.output().split('\n').slice(-15).join('\n')}`);
+    };
     await Promise.all(workers.map((w) => w.ready));
-    if (opts.warmup) await runChild<LoadResult>('bench/lib/viewer-load.ts', { GATEWAY_URL: gateway.url, BATTLES: String(opts.warmup) }).result;
+    if (opts.warmup) {
+      const warm = await runChild<LoadResult>('bench/lib/viewer-load.ts', { GATEWAY_URL: gateway.url, BATTLES: String(opts.warmup) }).result;
+      // A warm-up battle still running would be measured with the crowd.
+      if (warm.finished !== opts.warmup || warm.voted !== opts.warmup) {
+        lastLines();
+        throw new Error(`warm-up: ${warm.finished} of ${opts.warmup} battles finished, ${warm.voted} voted (${JSON.stringify(warm.failures)})`);
+      }
+    }
+    // Only what the processes say from here on is counted (the warm-up's lines are not).
+    const said = named.map(([, p]) => p.output().length);
     const pids = { gateway: gateway.child.pid!, workers: workers.map((w) => w.child.pid!) };
     const rss = watchPeakRss([pids.gateway, ...pids.workers]);
     const idlePids = idle.map((g) => g.child.pid!);
@@ -125,10 +139,7 @@ export async function runDuet(opts: {
       }).result,
     );
     const results = await Promise.all(loads).catch((err: unknown) => {
-      // What the processes said last is what explains a failed load.
-      for (const [name, p] of [['gateway', gateway], ...workers.map((w, i) => [`worker ${i + 1}`, w] as const)] as const) {
-        console.error(`--- ${name}, last lines:\n${p.output().split('\n').slice(-15).join('\n')}`);
-      }
+      lastLines();
       throw err;
     });
     const endUs = monotonicUs();
@@ -136,7 +147,7 @@ export async function runDuet(opts: {
     const idleGatewaysCpuMs = idlePids.map((pid, i) => cpuMs(pid) - (cpu0.idle[i] ?? 0));
     const workersCpuMs = pids.workers.reduce((n, pid, i) => n + cpuMs(pid) - (cpu0.workers[i] ?? 0), 0);
     const peak = rss.stop();
-    const logs = [gateway.output(), ...workers.map((w) => w.output())].join('\n');
+    const logs = named.map(([, p], i) => p.output().slice(said[i])).join('\n');
     const merged = results.reduce<LoadResult>(
       (m, r) => ({
         battles: m.battles + r.battles,
