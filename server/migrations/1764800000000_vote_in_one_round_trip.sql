@@ -10,7 +10,8 @@ ALTER TABLE answers ADD COLUMN names_model boolean;
 -- `cast_vote()`, which then stores the vote as before (the daily cap, the insert, the counters, the
 -- win rates). Outcomes, in the order they are checked: 'not_found', 'invalid_vote_token',
 -- 'already_voted', 'battle_not_finished' (fewer than two answers), 'unchecked' (an answer's
--- `names_model` is unknown), 'stored'. Nothing is written for any outcome but 'stored'.
+-- `names_model` is unknown), 'stored'. Nothing is written for any outcome but 'stored', and only
+-- 'stored' fills the other columns.
 --
 -- p_token_hash is the SHA-256 of the presented vote token. Comparing it with `=` may take longer for
 -- a longer common prefix; that tells a caller about hashes of tokens it chose, never the token.
@@ -42,15 +43,18 @@ BEGIN
   SELECT x.tool, x.mode, x.vote_token_hash, x.model_a, x.label_a, x.family_a, x.model_b, x.label_b, x.family_b
     INTO b FROM battles x WHERE x.id = p_battle_id;
   IF NOT FOUND THEN
-    RETURN QUERY SELECT 'not_found', NULL, NULL::boolean, NULL, NULL::json, NULL, NULL, NULL, NULL, NULL, NULL, NULL::json;
+    outcome := 'not_found';
+    RETURN NEXT;
     RETURN;
   END IF;
   IF b.vote_token_hash IS DISTINCT FROM p_token_hash THEN
-    RETURN QUERY SELECT 'invalid_vote_token', NULL, NULL::boolean, NULL, NULL::json, NULL, NULL, NULL, NULL, NULL, NULL, NULL::json;
+    outcome := 'invalid_vote_token';
+    RETURN NEXT;
     RETURN;
   END IF;
   IF EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = p_battle_id) THEN
-    RETURN QUERY SELECT 'already_voted', NULL, NULL::boolean, NULL, NULL::json, NULL, NULL, NULL, NULL, NULL, NULL, NULL::json;
+    outcome := 'already_voted';
+    RETURN NEXT;
     RETURN;
   END IF;
 
@@ -61,11 +65,13 @@ BEGIN
     INTO n, unknown, failed, named, stats
     FROM answers a WHERE a.battle_id = p_battle_id;
   IF n < 2 THEN
-    RETURN QUERY SELECT 'battle_not_finished', NULL, NULL::boolean, NULL, NULL::json, NULL, NULL, NULL, NULL, NULL, NULL, NULL::json;
+    outcome := 'battle_not_finished';
+    RETURN NEXT;
     RETURN;
   END IF;
   IF unknown > 0 THEN
-    RETURN QUERY SELECT 'unchecked', NULL, NULL::boolean, NULL, NULL::json, NULL, NULL, NULL, NULL, NULL, NULL, NULL::json;
+    outcome := 'unchecked';
+    RETURN NEXT;
     RETURN;
   END IF;
 
@@ -84,11 +90,16 @@ BEGIN
       jsonb_build_object('model', b.model_b, 'label', b.label_b, 'family', b.family_b) || (p_deltas -> 'b')));
   IF NOT stored.inserted THEN
     -- Another vote on this battle committed between the check above and the insert.
-    RETURN QUERY SELECT 'already_voted', NULL, NULL::boolean, NULL, NULL::json, NULL, NULL, NULL, NULL, NULL, NULL, NULL::json;
+    outcome := 'already_voted';
+    RETURN NEXT;
     RETURN;
   END IF;
-  RETURN QUERY SELECT 'stored', b.tool, stored.counted, stored.uncounted_reason, stored.win_rates,
-                      b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, stats;
+  outcome := 'stored';
+  tool := b.tool; counted := stored.counted; uncounted_reason := stored.uncounted_reason; win_rates := stored.win_rates;
+  model_a := b.model_a; label_a := b.label_a; family_a := b.family_a;
+  model_b := b.model_b; label_b := b.label_b; family_b := b.family_b;
+  answers := stats;
+  RETURN NEXT;
 END
 $$;
 

@@ -25,6 +25,9 @@ const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // "gpt" must match "GPT-4o" and "gpt4" but not "egypt"; word edges are letters and digits.
 const LATIN_PATTERN = new RegExp(`(?<![a-z0-9])(?:${latin.map(escape).join('|')})(?![a-z])`, 'i');
 
+/** Whether an answer names a model or its maker: what `answers.names_model` stores. */
+export const namesModel = (text: string): boolean => mentionedModelName(text) !== null;
+
 /** The first model or maker name an answer mentions, or null. */
 export function mentionedModelName(text: string): string | null {
   const lower = text.toLowerCase();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_ROSTER } from '@duet/shared';
-import { mentionedModelName } from '@duet/shared/model-names';
+import { namesModel } from '@duet/shared/model-names';
 import pg from 'pg';
 import type { ErrorResponse, HistoryResponse, StatsUpdate, VoteResponse, Winner } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe('votes arriving at once', () => {
     await duet.db.pool.query(
       `INSERT INTO answers (battle_id, side, model, text, finish_reason, duration_ms, names_model)
        VALUES ($1, 'a', $2, $4, 'stop', 1000, $5), ($1, 'b', $3, $4, 'stop', 1000, $5)`,
-      [id, a.id, b.id, answer, mentionedModelName(answer) !== null],
+      [id, a.id, b.id, answer, namesModel(answer)],
     );
     return { id, voteToken, tool, models: { a: a.id, b: b.id } };
   }

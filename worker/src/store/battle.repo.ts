@@ -1,5 +1,5 @@
 import type { AnswerStats, BattleInputs, ImageMimeType, Language, Side } from '@duet/shared';
-import { mentionedModelName } from '@duet/shared/model-names';
+import { namesModel } from '@duet/shared/model-names';
 import type { Db } from '../infra/db.ts';
 import { answerStyle } from './answer-style.ts';
 
@@ -105,7 +105,7 @@ export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
       style.listItems,
       style.bold,
       style.codeBlocks,
-      mentionedModelName(a.text) !== null,
+      namesModel(a.text),
     ],
   );
 }

@@ -1,4 +1,5 @@
 import type { AnswerStats, BattleInputs, BattleMode, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/shared';
+import { namesModel } from '@duet/shared/model-names';
 import type { Db, DbClient } from '../../infra/db.ts';
 import type { CounterDelta, StoredCounters } from '../stats/stats.service.ts';
 
@@ -174,9 +175,7 @@ export async function voteOnBattle(db: Queryable, v: NewVote): Promise<VoteOutco
   if (!r) throw new Error('vote_on_battle returned no row');
   if (r.outcome !== 'stored') return { outcome: r.outcome };
   const stats = {} as Record<Side, AnswerStats>;
-  for (const a of r.answers ?? []) {
-    stats[a.side] = { finishReason: a.finish_reason, inputTokens: a.input_tokens, outputTokens: a.output_tokens, ttftMs: a.ttft_ms, durationMs: a.duration_ms };
-  }
+  for (const a of r.answers ?? []) stats[a.side] = statsOfRow(a);
   return {
     outcome: 'stored',
     tool: r.tool!,
@@ -192,7 +191,7 @@ export async function voteOnBattle(db: Queryable, v: NewVote): Promise<VoteOutco
  * Decides whether each of a battle's answers names a model where that is not stored yet (answers
  * written before the flag existed, or by hand) and stores it. Idempotent: answers are written once.
  */
-export async function flagModelNames(db: Queryable, battleId: string, namesModel: (text: string) => boolean): Promise<void> {
+export async function flagModelNames(db: Queryable, battleId: string): Promise<void> {
   const { rows } = await db.query<{ side: Side; text: string }>('SELECT side, text FROM answers WHERE battle_id = $1 AND names_model IS NULL', [battleId]);
   if (rows.length === 0) return;
   await db.query(
@@ -254,15 +253,20 @@ export async function findAnswers(db: Queryable, battleId: string): Promise<Stor
   return rows.map(toStoredAnswer);
 }
 
+/** The figures of an answer's row. */
+const statsOfRow = (r: Pick<AnswerStatsRow, 'finish_reason' | 'input_tokens' | 'output_tokens' | 'ttft_ms' | 'duration_ms'>): AnswerStats => ({
+  finishReason: r.finish_reason,
+  inputTokens: r.input_tokens,
+  outputTokens: r.output_tokens,
+  ttftMs: r.ttft_ms,
+  durationMs: r.duration_ms,
+});
+
 function toStoredAnswer(r: AnswerStatsRow): StoredAnswer {
   return {
     side: r.side,
     text: r.text,
-    finishReason: r.finish_reason,
-    inputTokens: r.input_tokens,
-    outputTokens: r.output_tokens,
-    ttftMs: r.ttft_ms,
-    durationMs: r.duration_ms,
+    ...statsOfRow(r),
     errorCode: r.error_code,
     errorMessage: r.error_message,
   };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { BLIND_LABELS, checkToolFields, drawPair, findTool } from '@duet/shared';
-import { mentionedModelName } from '@duet/shared/model-names';
 import type {
   BattleMode,
   BattleSnapshot,
@@ -116,20 +115,19 @@ export function createBattleService(deps: BattleServiceDeps) {
   async function vote(battleId: string, body: VoteRequest, voter: Voter): Promise<VoteResponse> {
     // The hashing key of anonymous voters is made once for the whole service, at its first vote.
     const voterKey = await deps.voterKey(voter);
-    const ask = () =>
-      repo.voteOnBattle(deps.db, {
-        battleId,
-        tokenHash: hashVoteToken(body.voteToken),
-        winner: body.winner,
-        userId: voter.userId ?? null,
-        voterKey,
-        dailyCap: deps.dailyVoteCap,
-        deltas: deps.stats.deltas(body.winner),
-      });
-    let stored = await ask();
+    const cast: repo.NewVote = {
+      battleId,
+      tokenHash: hashVoteToken(body.voteToken),
+      winner: body.winner,
+      userId: voter.userId ?? null,
+      voterKey,
+      dailyCap: deps.dailyVoteCap,
+      deltas: deps.stats.deltas(body.winner),
+    };
+    let stored = await repo.voteOnBattle(deps.db, cast);
     if (stored.outcome === 'unchecked') {
-      await repo.flagModelNames(deps.db, battleId, (text) => mentionedModelName(text) !== null);
-      stored = await ask();
+      await repo.flagModelNames(deps.db, battleId);
+      stored = await repo.voteOnBattle(deps.db, cast);
     }
     switch (stored.outcome) {
       case 'not_found':
