@@ -4,7 +4,9 @@ import { loadGatewayConfig } from './config.ts';
 import { migrate } from './infra/migrate.ts';
 
 const config = loadGatewayConfig();
-const logger = pino({ level: config.logLevel });
+// Lines leave asynchronously: those written while a write is under way go out with it, one write
+// for many under load instead of one each; what is still buffered is written when the process exits.
+const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
 if (config.demoModels) logger.warn('no provider keys configured: the built-in demo models will answer');
 if (config.accounts.mode === 'disabled') {
   logger.warn('accounts are off: set FIREBASE_AUTH_EMULATOR_HOST (development) or Firebase credentials to enable signup and login');
@@ -27,7 +29,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     gateway.close(config.shutdownTimeoutMs - 1_000).then(
-      () => process.exit(0),
+      () => {
+        // The last line before the exit: still written, from the buffer, as the process ends.
+        logger.info('gateway stopped');
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);

@@ -56,6 +56,8 @@ describe('shutdown', () => {
       await closed;
       viewer.disconnect();
       expect(gateway.output()).toContain('gateway shutting down');
+      // Logged just before the exit, out of the asynchronous log buffer.
+      expect(gateway.output()).toContain('gateway stopped');
     } finally {
       for (const s of sockets) s.destroy();
       await gateway.stop();
@@ -83,6 +85,8 @@ describe('shutdown', () => {
     first.child.kill('SIGTERM');
     await waitFor(() => first.child.exitCode !== null || first.child.signalCode !== null, { what: 'the worker to exit', timeoutMs: 15_000 });
     expect(first.child.exitCode).toBe(0);
+    expect(first.output()).toContain('stopping a running battle; it goes back to the queue');
+    expect(first.output()).toContain('worker stopped');
     // Nothing half-written: the finished side is stored, the interrupted one is not stored as cancelled.
     const stored = await duet.db.pool.query('SELECT side, text, finish_reason FROM answers WHERE battle_id = $1', [battleId]);
     expect(stored.rows).toEqual([{ side: fast, text: FAST, finish_reason: 'stop' }]);

@@ -3,7 +3,9 @@ import { loadWorkerConfig } from './config.ts';
 import { startWorker } from './worker.ts';
 
 const config = loadWorkerConfig();
-const logger = pino({ level: config.logLevel });
+// Lines leave asynchronously: those written while a write is under way go out with it, one write
+// for many under load instead of one each; what is still buffered is written when the process exits.
+const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
 const worker = await startWorker(config, logger);
 
 let stopping = false;
@@ -18,7 +20,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     worker.close(config.shutdownTimeoutMs - 3_000).then(
-      () => process.exit(0),
+      () => {
+        // The last line before the exit: still written, from the buffer, as the process ends.
+        logger.info('worker stopped');
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
