@@ -110,4 +110,37 @@ describe('leaderboard refit from folded cells', () => {
     boards = await cached();
     expect(boards.map(figures)).toEqual(await fromScratch());
   }, 120_000);
+
+  it('counts a vote that committed after the fold had passed its time at the next style refit, and only corrects what differs', async () => {
+    const plain = () => createComputeLeaderboard({ db: db.pool, redis, keys, ...OPTS, foldLagMs: 0 })();
+    const style = () => createComputeStyleLeaderboard({ db: db.pool, redis, keys, ...OPTS, foldLagMs: 0 })();
+    const before = (await refit(0)).votes;
+    // Nothing to correct when every vote committed in time.
+    expect((await style()).corrected).toBe(0);
+
+    // A vote whose statement stalls past the fold: its time is its transaction's start, and the
+    // frequent fold moves the watermark past it while nothing can see it yet.
+    const late = await db.pool.connect();
+    try {
+      await late.query('BEGIN');
+      await seedEvaluationVotes(late as unknown as typeof db.pool, { votes: 1, tool: 'verses', seed: 16 });
+      await redis.set(keys.leaderboardDirty, 'late');
+      expect((await plain()).votes).toBe(before);
+      await late.query('COMMIT');
+    } finally {
+      late.release();
+    }
+    // The frequent fold never looks back: without a recount the vote would be missing for good.
+    await redis.set(keys.leaderboardDirty, 'after');
+    expect((await plain()).votes).toBe(before);
+    expect(await storedCells()).not.toEqual((await countedVotes(db.pool)).map(cellKey).sort());
+
+    // The style refit recounts the cells (one cell differed) and every board has the vote.
+    const recount = await style();
+    expect(recount.corrected).toBe(1);
+    expect(recount.votes).toBe(before + 1);
+    expect(await storedCells()).toEqual((await countedVotes(db.pool)).map(cellKey).sort());
+    expect((await plain()).votes).toBe(before + 1);
+    expect((await cached()).map(figures)).toEqual(await fromScratch());
+  }, 120_000);
 });

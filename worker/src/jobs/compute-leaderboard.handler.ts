@@ -24,6 +24,8 @@ export interface RefitResult {
   fit: { startedAt: number; endedAt: number } | null;
   /** Answers whose style was counted from their text in this run (stored before styles were; style refit). */
   backfilled?: number;
+  /** Style refit: stored cells the recount corrected (votes that committed after the fold had passed their time). */
+  corrected?: number;
   /** Style-controlled boards that could not be fitted, and why (their boards are left without ratings). */
   failures?: string[];
   /** Plain refit: a style-controlled board is missing from Redis, so the style refit should run now. */
@@ -72,7 +74,7 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const countedThrough = (await databaseNow(deps.db)).toISOString();
     // The votes old enough are added to the stored cells once; the newer ones are read as they are,
     // so the boards hold every counted vote, exactly as an aggregation of all of them would.
-    const foldedThrough = await foldCountedVotes(deps.db, deps.foldLagMs);
+    const { through: foldedThrough } = await foldCountedVotes(deps.db, deps.foldLagMs);
     const cells = await countedCells(deps.db, foldedThrough);
     const speed = await storedSpeeds(deps.db);
     const startedAt = Date.now();

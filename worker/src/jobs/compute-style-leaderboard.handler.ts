@@ -19,8 +19,10 @@ export function createComputeStyleLeaderboard(deps: LeaderboardDeps) {
   return async function computeStyleLeaderboard(): Promise<RefitResult> {
     const backfilled = await backfillAnswerStyles(deps.db);
     const countedThrough = (await databaseNow(deps.db)).toISOString();
-    // The votes, battles and wins on the boards come from the cells, as the plain boards' do.
-    const foldedThrough = await foldCountedVotes(deps.db, deps.foldLagMs);
+    // The votes, battles and wins on the boards come from the cells, as the plain boards' do. This
+    // job reads every vote anyway, so it also recounts the cells: a vote that committed after the
+    // frequent fold had passed its time is counted from now on.
+    const { through: foldedThrough, corrected } = await foldCountedVotes(deps.db, deps.foldLagMs, { reconcile: true });
     const cells = await countedCells(deps.db, foldedThrough);
     const styled = styledVotesOf(await styledVotes(deps.db));
     const speed = await speedStats(deps.db, cells.reduce((sum, r) => sum + r.n, 0));
@@ -32,6 +34,6 @@ export function createComputeStyleLeaderboard(deps: LeaderboardDeps) {
     await writeSnapshots(deps.db, snapshotsOf(boards));
     await writeSpeeds(deps.db, speed);
     await deps.redis.set(deps.keys.leaderboardDirty, `speeds-${startedAt}`);
-    return { computed: true, votes: boards[0]?.votes ?? 0, fit, backfilled, failures };
+    return { computed: true, votes: boards[0]?.votes ?? 0, fit, backfilled, corrected, failures };
   };
 }

@@ -43,6 +43,9 @@ export function startLeaderboardWorker(deps: LeaderboardWorkerDeps): Worker<unkn
   });
   worker.on('completed', (job, result) => {
     deps.logger.debug({ jobId: job.id, control: result.control, votes: result.votes, fitMs: result.fit && result.fit.endedAt - result.fit.startedAt, pid: result.pid }, 'leaderboard refit done');
+    if (result.corrected) {
+      deps.logger.warn({ jobId: job.id, cells: result.corrected }, 'leaderboard cells recounted: votes that committed after the fold had passed them are counted now');
+    }
     if (result.failures?.length) deps.logger.warn({ jobId: job.id, failures: result.failures }, 'some style-controlled boards could not be fitted');
     if (result.styleMissing) {
       deps.refitStyleNow().catch((err: unknown) => deps.logger.warn({ err }, 'could not enqueue the style refit'));

@@ -36,20 +36,32 @@ export async function countedVotes(db: Db): Promise<CountedRow[]> {
 }
 
 /**
- * How old a counted vote must be before the refit folds it into leaderboard_cells for good. A vote's
- * time is its transaction's start: a vote still committing when the refit reads is not visible yet,
- * and once the watermark has passed its time it would never be folded. Every vote path is one
- * short statement (cast_vote), so one that commits more than this after it started is not expected;
- * votes newer than this are read from the votes on every refit until they are old enough.
+ * How old a counted vote must be before the refit folds it into leaderboard_cells. A vote's time is
+ * its transaction's start: a vote still committing when the refit reads is not visible yet, and
+ * once the watermark has passed its time the frequent fold never looks at it again. Every vote
+ * path is one short statement (cast_vote), so one that commits more than this after it started is
+ * not expected; votes newer than this are read from the votes on every refit until they are old
+ * enough. One that does commit later (a statement stalled behind a lock or a stalled disk) is
+ * caught by the style refit, which recounts the cells from the votes (`reconcile`).
  */
 export const FOLD_LAG_MS = 10_000;
 
-/**
- * Adds the counted votes older than `lagMs` and not folded yet to leaderboard_cells and moves the
- * watermark up to them, in one transaction (two refits never fold the same votes: the second waits
- * for the first's lock, then starts from its watermark). Returns the watermark.
- */
-export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS): Promise<Date> {
+/** The counted votes up to `$1` (or every vote after `$1` and up to `$2`), grouped as leaderboard_cells keeps them. */
+const CELLS_OF_VOTES = `SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, max(b.label_a) AS label_a, max(b.family_a) AS family_a,
+                              max(b.label_b) AS label_b, max(b.family_b) AS family_b, count(*)::int AS n
+                         FROM votes v JOIN battles b ON b.id = v.battle_id
+                        WHERE v.counted AND %RANGE%
+                        GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner`;
+const CELL_KEY = 'tool, lang, has_image, model_a, model_b, winner';
+
+/** What a fold did: the watermark it moved to, and how many stored cells a recount corrected. */
+export interface FoldResult {
+  through: Date;
+  /** Cells whose count (or existence) a recount changed: votes the frequent fold missed. 0 without `reconcile`. */
+  corrected: number;
+}
+
+export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reconcile?: boolean } = {}): Promise<FoldResult> {
   const client = await db.connect();
   try {
     await client.query('BEGIN');
@@ -60,20 +72,42 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS): Promise<Dat
       [lagMs],
     );
     const { from, through } = rows[0] as { from: Date; through: Date };
-    await client.query(
-      `INSERT INTO leaderboard_cells AS c (tool, lang, has_image, model_a, model_b, winner, label_a, family_a, label_b, family_b, n)
-       SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, max(b.label_a), max(b.family_a), max(b.label_b), max(b.family_b), count(*)
-         FROM votes v JOIN battles b ON b.id = v.battle_id
-        WHERE v.counted AND v.created_at > $1 AND v.created_at <= $2
-        GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner
-       ON CONFLICT (tool, lang, has_image, model_a, model_b, winner) DO UPDATE SET
-         n = c.n + EXCLUDED.n, label_a = greatest(c.label_a, EXCLUDED.label_a), family_a = greatest(c.family_a, EXCLUDED.family_a),
-         label_b = greatest(c.label_b, EXCLUDED.label_b), family_b = greatest(c.family_b, EXCLUDED.family_b)`,
-      [from, through],
-    );
+    let corrected = 0;
+    if (opts.reconcile) {
+      // The cells become the count of every counted vote up to the watermark as this transaction
+      // sees them: a vote that committed after an earlier fold had passed its time is added now.
+      // Only the cells that differ are written.
+      const { rows: fixed } = await client.query<{ n: number }>(
+        `WITH truth AS (${CELLS_OF_VOTES.replace('%RANGE%', 'v.created_at <= $1')}),
+              written AS (
+                INSERT INTO leaderboard_cells AS c (${CELL_KEY}, label_a, family_a, label_b, family_b, n)
+                SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM truth
+                ON CONFLICT (${CELL_KEY}) DO UPDATE SET
+                  n = EXCLUDED.n, label_a = EXCLUDED.label_a, family_a = EXCLUDED.family_a, label_b = EXCLUDED.label_b, family_b = EXCLUDED.family_b
+                WHERE (c.n, c.label_a, c.family_a, c.label_b, c.family_b) IS DISTINCT FROM (EXCLUDED.n, EXCLUDED.label_a, EXCLUDED.family_a, EXCLUDED.label_b, EXCLUDED.family_b)
+                RETURNING 1),
+              dropped AS (
+                DELETE FROM leaderboard_cells c
+                 WHERE NOT EXISTS (SELECT 1 FROM truth t WHERE (t.tool, t.lang, t.has_image, t.model_a, t.model_b, t.winner)
+                                                           = (c.tool, c.lang, c.has_image, c.model_a, c.model_b, c.winner))
+                RETURNING 1)
+         SELECT ((SELECT count(*) FROM written) + (SELECT count(*) FROM dropped))::int AS n`,
+        [through],
+      );
+      corrected = (fixed[0] as { n: number }).n;
+    } else {
+      await client.query(
+        `INSERT INTO leaderboard_cells AS c (${CELL_KEY}, label_a, family_a, label_b, family_b, n)
+         SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM (${CELLS_OF_VOTES.replace('%RANGE%', 'v.created_at > $1 AND v.created_at <= $2')}) f
+         ON CONFLICT (${CELL_KEY}) DO UPDATE SET
+           n = c.n + EXCLUDED.n, label_a = greatest(c.label_a, EXCLUDED.label_a), family_a = greatest(c.family_a, EXCLUDED.family_a),
+           label_b = greatest(c.label_b, EXCLUDED.label_b), family_b = greatest(c.family_b, EXCLUDED.family_b)`,
+        [from, through],
+      );
+    }
     await client.query('UPDATE leaderboard_fold SET folded_through = $1', [through]);
     await client.query('COMMIT');
-    return through;
+    return { through, corrected };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
