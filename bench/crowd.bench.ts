@@ -18,13 +18,13 @@
  * on before the measured window (default 10, as a campaign meets processes already serving; 0
  * measures the gateway and workers from their start; `--quick` runs cold).
  *
- *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 2] [--before ../main] [--flush-ms 50,25] [--warmup 0,10] [--quick]
+ *   npm run bench -- crowd [--levels 50,200,500,1000] [--workers 1] [--before ../main] [--flush-ms 50,25] [--warmup 0,10] [--quick]
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AnchorResult, DuetRun } from './lib/duet-run.ts';
-import { runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
+import { BENCH_WORKERS, runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { nodeArgsFromEnv } from '../test/helpers/gateway-process.ts';
 import { crowdChart } from './lib/chart.ts';
@@ -33,7 +33,7 @@ import { machineLine, pct, round } from './lib/stats.ts';
 const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '50,200,500,1000' },
-    workers: { type: 'string', default: '2' },
+    workers: { type: 'string', default: String(BENCH_WORKERS) },
     before: { type: 'string' },
     'flush-ms': { type: 'string' },
     warmup: { type: 'string' },
@@ -110,7 +110,7 @@ const figures = rows.map(({ battles, checkout, flushMs, warmup, anchor, duet }) 
   failures: duet.failures,
 }));
 
-console.log(`\n${await machineLine()} · 1 gateway + ${workers} workers · 120 tokens per side at 30 tokens/s`);
+console.log(`\n${await machineLine()} · 1 gateway + ${workers} worker${workers === 1 ? '' : 's'} · 120 tokens per side at 30 tokens/s`);
 const label = (f: (typeof figures)[number]) => {
   const notes = [values.before ? f.checkout : null, f.flushMs === null ? null : `flush ${f.flushMs} ms`, warmups.length > 1 ? `warm-up ${f.warmup}` : null].filter(
     (n) => n !== null,

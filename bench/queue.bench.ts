@@ -5,7 +5,7 @@
  * BullMQ on the same Redis (a producer process adding as many empty jobs, a consumer process
  * running them, at the same concurrency).
  *
- *   npm run bench -- queue [--battles 2000] [--workers 2] [--concurrency 50] [--quick]
+ *   npm run bench -- queue [--battles 2000] [--workers 1] [--concurrency 50] [--quick]
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +16,7 @@ import { startGatewayProcess } from '../test/helpers/gateway-process.ts';
 import { TEST_REDIS_URL } from '../test/helpers/services.ts';
 import { spawnWorkerProcess } from '../test/helpers/worker-process.ts';
 import { runChild } from './lib/child.ts';
-import { fakeModelsEnv } from './lib/duet-run.ts';
+import { BENCH_WORKERS, fakeModelsEnv } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { cpuMs } from './lib/proc.ts';
 import { machineLine, pct, round } from './lib/stats.ts';
@@ -24,7 +24,7 @@ import { machineLine, pct, round } from './lib/stats.ts';
 const { values } = parseArgs({
   options: {
     battles: { type: 'string', default: '2000' },
-    workers: { type: 'string', default: '2' },
+    workers: { type: 'string', default: String(BENCH_WORKERS) },
     concurrency: { type: 'string', default: '50' },
     quick: { type: 'boolean', default: false },
   },
@@ -96,7 +96,7 @@ try {
   await fake.stop();
 }
 
-console.log(`\n${await machineLine()} · ${battles} battles, ${concurrency} at a time, 1 gateway + ${workers} workers, instant models`);
+console.log(`\n${await machineLine()} · ${battles} battles, ${concurrency} at a time, 1 gateway + ${workers} worker${workers === 1 ? '' : 's'}, instant models`);
 console.log('\n| measure | per second |\n|---|---|');
 console.log(`| anchor: raw BullMQ, empty jobs (producer and consumer processes) | ${figures.rawJobsPerSecond} |`);
 console.log(`| Duet: battles asked, run and stored | ${figures.battlesPerSecond} (${figures.ratio} × the anchor) |`);

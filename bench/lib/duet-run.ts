@@ -63,6 +63,16 @@ export async function runAnchor(fake: FakeProcess, streams: number): Promise<Anc
 export const WARMUP_BATTLES = 10;
 
 /**
+ * Worker processes the campaign benchmarks start by default: one. On this two-core machine the
+ * gateway, Redis, PostgreSQL, the fake provider and the load share the cores with the workers, and
+ * a second worker adds contention, not CPU: measured 2026-11-24 (one run each, warm), one worker
+ * against two at 200 battles used 135.5 / 129.3 against 158.1 µs of CPU per token, a first-token
+ * overhead p50 of 6.1 / 12.5 against 45.6 / 52.6 ms, and ran 176 against 158 battles/s on
+ * `queue`. `--workers N` runs more (past ~1,000 battles, to keep each under 512 MB).
+ */
+export const BENCH_WORKERS = 1;
+
+/**
  * The warm-ups of `--warmup 0,10`: a campaign meets processes already serving, so by default
  * {@link WARMUP_BATTLES}; a `--quick` smoke run measures them cold, to stay short.
  */
