@@ -23,15 +23,17 @@ export async function databaseNow(db: Db): Promise<Date> {
   return (rows[0] as { now: Date }).now;
 }
 
+/** The counted votes whose time matches `range` (SQL over `v.created_at`), grouped as leaderboard_cells keeps them. */
+const cellsOfVotes = (range: string) => `
+  SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, max(b.label_a) AS label_a, max(b.family_a) AS family_a,
+         max(b.label_b) AS label_b, max(b.family_b) AS family_b, count(*)::int AS n
+    FROM votes v JOIN battles b ON b.id = v.battle_id
+   WHERE v.counted AND ${range}
+   GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner`;
+
 /** Aggregated in SQL: one row per tool, language, kind, pairing and outcome, a few thousand for 30 models whatever the votes. */
 export async function countedVotes(db: Db): Promise<CountedRow[]> {
-  const { rows } = await db.query<CountedRow>(
-    `SELECT v.tool, b.lang, b.has_image, b.model_a, max(b.label_a) AS label_a, max(b.family_a) AS family_a,
-            b.model_b, max(b.label_b) AS label_b, max(b.family_b) AS family_b, v.winner, count(*)::int AS n
-       FROM votes v JOIN battles b ON b.id = v.battle_id
-      WHERE v.counted
-      GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner`,
-  );
+  const { rows } = await db.query<CountedRow>(cellsOfVotes('true'));
   return rows;
 }
 
@@ -46,12 +48,6 @@ export async function countedVotes(db: Db): Promise<CountedRow[]> {
  */
 export const FOLD_LAG_MS = 10_000;
 
-/** The counted votes up to `$1` (or every vote after `$1` and up to `$2`), grouped as leaderboard_cells keeps them. */
-const CELLS_OF_VOTES = `SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, max(b.label_a) AS label_a, max(b.family_a) AS family_a,
-                              max(b.label_b) AS label_b, max(b.family_b) AS family_b, count(*)::int AS n
-                         FROM votes v JOIN battles b ON b.id = v.battle_id
-                        WHERE v.counted AND %RANGE%
-                        GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner`;
 const CELL_KEY = 'tool, lang, has_image, model_a, model_b, winner';
 
 /** What a fold did: the watermark it moved to, and how many stored cells a recount corrected. */
@@ -61,6 +57,13 @@ export interface FoldResult {
   corrected: number;
 }
 
+/**
+ * Adds the counted votes older than `lagMs` and not folded yet to leaderboard_cells and moves the
+ * watermark up to them, in one transaction (two refits never fold the same votes: the second waits
+ * for the first's lock, then starts from its watermark). With `reconcile`, the cells are instead
+ * recounted from every counted vote up to the new watermark, so a vote that became visible after
+ * an earlier fold had passed its time is counted too; only the cells that differ are written.
+ */
 export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reconcile?: boolean } = {}): Promise<FoldResult> {
   const client = await db.connect();
   try {
@@ -78,7 +81,7 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
       // sees them: a vote that committed after an earlier fold had passed its time is added now.
       // Only the cells that differ are written.
       const { rows: fixed } = await client.query<{ n: number }>(
-        `WITH truth AS (${CELLS_OF_VOTES.replace('%RANGE%', 'v.created_at <= $1')}),
+        `WITH truth AS (${cellsOfVotes('v.created_at <= $1')}),
               written AS (
                 INSERT INTO leaderboard_cells AS c (${CELL_KEY}, label_a, family_a, label_b, family_b, n)
                 SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM truth
@@ -98,7 +101,7 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
     } else {
       await client.query(
         `INSERT INTO leaderboard_cells AS c (${CELL_KEY}, label_a, family_a, label_b, family_b, n)
-         SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM (${CELLS_OF_VOTES.replace('%RANGE%', 'v.created_at > $1 AND v.created_at <= $2')}) f
+         SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM (${cellsOfVotes('v.created_at > $1 AND v.created_at <= $2')}) f
          ON CONFLICT (${CELL_KEY}) DO UPDATE SET
            n = c.n + EXCLUDED.n, label_a = greatest(c.label_a, EXCLUDED.label_a), family_a = greatest(c.family_a, EXCLUDED.family_a),
            label_b = greatest(c.label_b, EXCLUDED.label_b), family_b = greatest(c.family_b, EXCLUDED.family_b)`,
