@@ -150,6 +150,23 @@ describe('creating a battle', () => {
     expect(Buffer.from(await image.arrayBuffer()).equals(TINY_PNG)).toBe(true);
   });
 
+  it('stores a battle and its image together or not at all', async () => {
+    // The image's row cannot be written: the battle's must not stay behind without it.
+    await duet.db.pool.query('ALTER TABLE battle_images ADD CONSTRAINT no_images_now CHECK (false) NOT VALID');
+    try {
+      const before = await counts();
+      const res = await postBattleWithImage(duet.url, { tool: 'math-solve', lang: 'en' }, { data: TINY_PNG, filename: 'x.png', type: 'image/png' });
+      expect(res.status).toBe(500);
+      expect(await counts()).toEqual(before);
+    } finally {
+      await duet.db.pool.query('ALTER TABLE battle_images DROP CONSTRAINT no_images_now');
+    }
+    const res = await postBattleWithImage(duet.url, { tool: 'math-solve', lang: 'en' }, { data: TINY_PNG, filename: 'x.png', type: 'image/png' });
+    expect(res.status).toBe(202);
+    const { rows } = await duet.db.pool.query('SELECT b.has_image, i.bytes FROM battles b JOIN battle_images i ON i.battle_id = b.id WHERE b.id = $1', [res.body.battleId]);
+    expect(rows).toEqual([{ has_image: true, bytes: TINY_PNG.length }]);
+  });
+
   it('refuses a file that only claims to be an image with 415', async () => {
     await refused(
       () => postBattleWithImage(duet.url, { tool: 'math-solve' }, { data: Buffer.from('%PDF-1.7 not an image'), filename: 'photo.png', type: 'image/png' }),

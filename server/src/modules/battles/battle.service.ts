@@ -13,7 +13,6 @@ import type {
 } from '@duet/shared';
 import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
-import { withTransaction } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { BattleSignals } from './battle-signals.ts';
@@ -77,20 +76,18 @@ export function createBattleService(deps: BattleServiceDeps) {
     const sides: Record<Side, ModelSpec> = random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
     const id = randomUUID();
     const voteToken = newVoteToken();
-    await withTransaction(deps.db, (client) =>
-      repo.insertBattle(client, {
-        id,
-        tool: tool.slug,
-        lang: req.lang,
-        text: req.text,
-        inputs: req.inputs,
-        sides,
-        mode: deps.mode,
-        voteTokenHash: hashVoteToken(voteToken),
-        image,
-        userId: userId ?? null,
-      }),
-    );
+    await repo.insertBattle(deps.db, {
+      id,
+      tool: tool.slug,
+      lang: req.lang,
+      text: req.text,
+      inputs: req.inputs,
+      sides,
+      mode: deps.mode,
+      voteTokenHash: hashVoteToken(voteToken),
+      image,
+      userId: userId ?? null,
+    });
     try {
       await deps.enqueue(id);
     } catch (err) {
