@@ -2,7 +2,8 @@
  * What the style refit's recount of the folded cells costs, next to the frequent fold it stands
  * beside, on `--votes` synthetic votes (default 1,000,000, answers left out: the recount reads
  * votes and battles only), in the same run: the frequent fold of the last 1,000 votes, the
- * recount with nothing to correct, and the recount after one vote committed behind the watermark.
+ * recount with nothing to correct, and the recount of cells one vote short (as a vote that
+ * committed behind the watermark leaves them).
  *
  *   npx tsx bench/fold-recount.ts [--votes 1000000]
  */

@@ -68,7 +68,7 @@ export const WARMUP_BATTLES = 10;
  * a second worker adds contention, not CPU: measured 2026-11-24 (one run each, warm), one worker
  * against two at 200 battles used 135.5 / 129.3 against 158.1 µs of CPU per token, a first-token
  * overhead p50 of 6.1 / 12.5 against 45.6 / 52.6 ms, and ran 176 against 158 battles/s on
- * `queue`. `--workers N` runs more (past ~1,000 battles, to keep each under 512 MB).
+ * `queue`; one worker held 1,000 battles in 393 MB. `--workers N` runs more.
  */
 export const BENCH_WORKERS = 1;
 
