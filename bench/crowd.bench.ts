@@ -24,7 +24,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AnchorResult, DuetRun } from './lib/duet-run.ts';
-import { BENCH_WORKERS, runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
+import { BENCH_WORKERS, processesLine, runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { nodeArgsFromEnv } from '../test/helpers/gateway-process.ts';
 import { crowdChart } from './lib/chart.ts';
@@ -110,7 +110,7 @@ const figures = rows.map(({ battles, checkout, flushMs, warmup, anchor, duet }) 
   failures: duet.failures,
 }));
 
-console.log(`\n${await machineLine()} · 1 gateway + ${workers} worker${workers === 1 ? '' : 's'} · 120 tokens per side at 30 tokens/s`);
+console.log(`\n${await machineLine()} · ${processesLine(workers)} · 120 tokens per side at 30 tokens/s`);
 const label = (f: (typeof figures)[number]) => {
   const notes = [values.before ? f.checkout : null, f.flushMs === null ? null : `flush ${f.flushMs} ms`, warmups.length > 1 ? `warm-up ${f.warmup}` : null].filter(
     (n) => n !== null,

@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { foldCountedVotes } from '../worker/src/store/leaderboard.repo.ts';
+import type { FoldResult } from '../worker/src/store/leaderboard.repo.ts';
 import { insertSyntheticVotes } from '../test/helpers/synthetic-votes.ts';
 import { createTestDatabase } from '../test/helpers/test-db.ts';
 import { machineLine, round } from './lib/stats.ts';
@@ -25,10 +26,10 @@ try {
     client.release();
   }
   await db.pool.query('VACUUM ANALYZE');
-  const timed = async (what: string, fn: () => Promise<unknown>) => {
+  const timed = async (what: string, fn: () => Promise<FoldResult>) => {
     const t = performance.now();
-    const result = await fn();
-    return { what, ms: round(performance.now() - t, 1), result };
+    const { corrected } = await fn();
+    return { what, ms: round(performance.now() - t, 1), corrected };
   };
   const rows = [await timed('first fold (every vote, once)', () => foldCountedVotes(db.pool, 0))];
   const c = await db.pool.connect();
@@ -44,8 +45,8 @@ try {
   rows.push(await timed('recount, one cell to correct', () => foldCountedVotes(db.pool, 0, { reconcile: true })));
   console.log(`\n${await machineLine()} · ${VOTES.toLocaleString('en')} votes\n`);
   console.log('| step | ms | cells corrected |\n|---|---|---|');
-  for (const r of rows) console.log(`| ${r.what} | ${r.ms} | ${(r.result as { corrected: number }).corrected} |`);
-  console.log(JSON.stringify({ votes: VOTES, steps: rows.map((r) => ({ what: r.what, ms: r.ms, corrected: (r.result as { corrected: number }).corrected })) }));
+  for (const r of rows) console.log(`| ${r.what} | ${r.ms} | ${r.corrected} |`);
+  console.log(JSON.stringify({ votes: VOTES, steps: rows }));
 } finally {
   await db.drop();
 }

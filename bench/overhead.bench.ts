@@ -15,7 +15,7 @@
 import { parseArgs } from 'node:util';
 import { nodeArgsFromEnv } from '../test/helpers/gateway-process.ts';
 import type { DuetRun } from './lib/duet-run.ts';
-import { BENCH_WORKERS, runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
+import { BENCH_WORKERS, processesLine, runAnchor, runDuet, warmupsOf } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { machineLine, pct, round } from './lib/stats.ts';
 
@@ -65,7 +65,7 @@ const name = ({ checkout, warmup }: { checkout: string; warmup: number }) => {
   const notes = [values.before ? (checkout === 'this' ? 'this checkout' : values.before) : null, warmups.length > 1 ? `warm-up ${warmup}` : null].filter((n) => n !== null);
   return notes.length ? ` (${notes.join(', ')})` : '';
 };
-console.log(`\n${await machineLine()} · ${battles} battles at once, 1 gateway + ${workers} worker${workers === 1 ? '' : 's'}`);
+console.log(`\n${await machineLine()} · ${battles} battles at once, ${processesLine(workers)}`);
 console.log('\n| first token: delivery lag (ms) | p50 | p99 |\n|---|---|---|');
 console.log(`| anchor: the fake server read directly (${battles * 2} streams) | ${figures.anchorFirstP50Ms} | ${figures.anchorFirstP99Ms} |`);
 for (const f of all) {

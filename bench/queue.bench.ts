@@ -16,7 +16,7 @@ import { startGatewayProcess } from '../test/helpers/gateway-process.ts';
 import { TEST_REDIS_URL } from '../test/helpers/services.ts';
 import { spawnWorkerProcess } from '../test/helpers/worker-process.ts';
 import { runChild } from './lib/child.ts';
-import { BENCH_WORKERS, fakeModelsEnv } from './lib/duet-run.ts';
+import { BENCH_WORKERS, fakeModelsEnv, processesLine } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { cpuMs } from './lib/proc.ts';
 import { machineLine, pct, round } from './lib/stats.ts';
@@ -96,7 +96,7 @@ try {
   await fake.stop();
 }
 
-console.log(`\n${await machineLine()} · ${battles} battles, ${concurrency} at a time, 1 gateway + ${workers} worker${workers === 1 ? '' : 's'}, instant models`);
+console.log(`\n${await machineLine()} · ${battles} battles, ${concurrency} at a time, ${processesLine(workers)}, instant models`);
 console.log('\n| measure | per second |\n|---|---|');
 console.log(`| anchor: raw BullMQ, empty jobs (producer and consumer processes) | ${figures.rawJobsPerSecond} |`);
 console.log(`| Duet: battles asked, run and stored | ${figures.battlesPerSecond} (${figures.ratio} × the anchor) |`);

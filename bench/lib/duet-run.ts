@@ -72,6 +72,9 @@ export const WARMUP_BATTLES = 10;
  */
 export const BENCH_WORKERS = 1;
 
+/** The processes a benchmark ran, for its header: `1 gateway + 1 worker`. */
+export const processesLine = (workers: number): string => `1 gateway + ${workers} worker${workers === 1 ? '' : 's'}`;
+
 /**
  * The warm-ups of `--warmup 0,10`: a campaign meets processes already serving, so by default
  * {@link WARMUP_BATTLES}; a `--quick` smoke run measures them cold, to stay short.
