@@ -16,6 +16,7 @@ import { startGatewayProcess } from '../test/helpers/gateway-process.ts';
 import { TEST_REDIS_URL } from '../test/helpers/services.ts';
 import { spawnWorkerProcess } from '../test/helpers/worker-process.ts';
 import { runChild } from './lib/child.ts';
+import { postgresMs, postgresSpentMs } from './lib/cpu-window.ts';
 import { BENCH_WORKERS, fakeModelsEnv, processesLine } from './lib/duet-run.ts';
 import { spawnFake } from './lib/fake.ts';
 import { cpuMs } from './lib/proc.ts';
@@ -62,6 +63,7 @@ try {
   await Promise.all(workerProcesses.map((w) => w.ready));
   const pids = [gateway.child.pid!, ...workerProcesses.map((w) => w.child.pid!)];
   const cpu0 = pids.map(cpuMs);
+  const pg0 = postgresMs();
   const load = runChild<{ created: number; refused: number; postMs: number[]; startedAt: number }>('bench/lib/post-load.ts', {
     GATEWAY_URL: gateway.url,
     BATTLES: String(battles),
@@ -77,6 +79,7 @@ try {
   }
   const duetPerSecond = posted.created / ((finishedAt - posted.startedAt) / 1000);
   const cpu = pids.map((pid, i) => cpuMs(pid) - (cpu0[i] ?? 0));
+  const pgMs = postgresSpentMs(pg0, postgresMs());
   figures = {
     battles,
     workers,
@@ -88,7 +91,7 @@ try {
     refused: posted.refused,
     postP50Ms: round(pct(posted.postMs, 50)),
     postP99Ms: round(pct(posted.postMs, 99)),
-    cpuMsPerBattle: { gateway: round((cpu[0] ?? 0) / posted.created, 2), workers: round(cpu.slice(1).reduce((a, b) => a + b, 0) / posted.created, 2) },
+    cpuMsPerBattle: { gateway: round((cpu[0] ?? 0) / posted.created, 2), workers: round(cpu.slice(1).reduce((a, b) => a + b, 0) / posted.created, 2), postgres: round(pgMs / posted.created, 2) },
   };
 } finally {
   await Promise.all(workerProcesses.map((w) => w.stop()));
@@ -100,6 +103,6 @@ console.log(`\n${await machineLine()} · ${battles} battles, ${concurrency} at a
 console.log('\n| measure | per second |\n|---|---|');
 console.log(`| anchor: raw BullMQ, empty jobs (producer and consumer processes) | ${figures.rawJobsPerSecond} |`);
 console.log(`| Duet: battles asked, run and stored | ${figures.battlesPerSecond} (${figures.ratio} × the anchor) |`);
-console.log(`\nPOST /api/battles p50 ${figures.postP50Ms} ms, p99 ${figures.postP99Ms} ms; CPU per battle: gateway ${figures.cpuMsPerBattle.gateway} ms, workers ${figures.cpuMsPerBattle.workers} ms`);
+console.log(`\nPOST /api/battles p50 ${figures.postP50Ms} ms, p99 ${figures.postP99Ms} ms; CPU per battle: gateway ${figures.cpuMsPerBattle.gateway} ms, workers ${figures.cpuMsPerBattle.workers} ms, PostgreSQL ${figures.cpuMsPerBattle.postgres} ms`);
 console.log(JSON.stringify(figures));
 process.exit(0);

@@ -14,7 +14,7 @@ function machineMs(): { busy: number; total: number } {
 }
 
 /** CPU used so far by every PostgreSQL process (postmaster, backends, WAL writer…), by pid. */
-function postgresMs(): Map<number, number> {
+export function postgresMs(): Map<number, number> {
   const out = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -37,6 +37,13 @@ export interface CpuSplit {
   other: number;
 }
 
+/** PostgreSQL's CPU between two {@link postgresMs} readings, ms (a backend started meanwhile counts from 0). */
+export function postgresSpentMs(a: Map<number, number>, b: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, now] of b) ms += now - (a.get(pid) ?? 0);
+  return ms;
+}
+
 function sample(pids: { gateways: readonly number[]; load: number }) {
   return { at: performance.now(), machine: machineMs(), gateway: pids.gateways.reduce((ms, pid) => ms + cpuMs(pid), 0), load: cpuMs(pids.load), postgres: postgresMs() };
 }
@@ -44,8 +51,7 @@ function sample(pids: { gateways: readonly number[]; load: number }) {
 function split(a: ReturnType<typeof sample>, b: ReturnType<typeof sample>): CpuSplit {
   const wallMs = b.at - a.at;
   const cores = (ms: number) => Math.round((ms / wallMs) * 100) / 100;
-  let pg = 0;
-  for (const [pid, ms] of b.postgres) pg += ms - (a.postgres.get(pid) ?? 0);
+  const pg = postgresSpentMs(a.postgres, b.postgres);
   const machine = b.machine.busy - a.machine.busy;
   const gateway = b.gateway - a.gateway;
   const load = b.load - a.load;

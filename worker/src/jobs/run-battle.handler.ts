@@ -2,6 +2,8 @@ import { findTool, SIDES } from '@duet/shared';
 import type { ModelSpec, Side } from '@duet/shared';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
+import { contentTexts } from '../moderation/moderation.ts';
+import type { ModerationContent } from '../moderation/moderator.ts';
 import { retrying } from '../infra/retry.ts';
 import type { BattlePublisher } from '../live/battle-publisher.ts';
 import type { BattleMetrics } from '../observability/metrics.ts';
@@ -28,8 +30,11 @@ export interface RunBattleDeps {
    * is kept in memory, and in the battle's stream for a later attempt.
    */
   storeRetryMs: number;
-  /** Runs once both answers are stored, before the battle is marked finished (moderation). Must not throw. */
-  afterStored?: (battleId: string) => Promise<void>;
+  /**
+   * Runs once both answers are stored, before the battle is marked finished (moderation), with the
+   * battle's content when this attempt has both answers in hand. Must not throw.
+   */
+  afterStored?: (battleId: string, content?: ModerationContent) => Promise<void>;
   /** Per model: how each answer went, and provider errors. */
   metrics?: BattleMetrics;
   /** Resolves when this battle may send its provider requests (see `createStartPacer`). Default: at once. */
@@ -65,24 +70,22 @@ export class RunStopped extends Error {
 export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
   return async function runBattle(battleId, signals) {
     const log = deps.logger.child({ battleId });
-    const battle = await repo.loadBattle(deps.db, battleId);
-    if (!battle) {
+    // The battle, its image, its stored sides and the mark that it runs, in one statement; the stream's
+    // resume point and the cancel flag (Redis) at the same time.
+    const [start, resume, cancelledBefore] = await Promise.all([
+      repo.startBattle(deps.db, battleId),
+      deps.publisher.resumePoint(battleId),
+      deps.isCancelled(battleId),
+    ]);
+    if (!start) {
       log.warn('battle not found; dropping its job');
       return;
     }
+    const { battle, stored, image } = start;
     if (battle.status === 'finished') return;
     const tool = findTool(battle.tool);
     if (!tool) throw new Error(`Unknown tool ${battle.tool}`);
-
-    // Independent reads, at once: a start waits for one round trip instead of four.
-    const [stored, resume, image, cancelledBefore] = await Promise.all([
-      repo.finishedSides(deps.db, battleId),
-      deps.publisher.resumePoint(battleId),
-      battle.hasImage ? repo.loadImage(deps.db, battleId).then((img) => img ?? undefined) : undefined,
-      deps.isCancelled(battleId),
-    ]);
     const prompt = tool.prompt({ inputs: battle.inputs, text: battle.text, hasImage: image !== undefined, lang: battle.lang });
-    await repo.markRunning(deps.db, battleId);
 
     const cancelled = new AbortController();
     const onCancel = () => cancelled.abort();
@@ -148,11 +151,20 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       return result;
     };
 
+    /** The answers this attempt has in hand, for moderation (a side stored earlier is not here). */
+    const answered: Partial<Record<Side, string>> = {};
+    /** The battle's content, when this attempt has both answers: moderation need not read it again. */
+    const content = (): ModerationContent | undefined => {
+      const answers = SIDES.map((s) => answered[s]);
+      if (answers.some((a) => a === undefined)) return undefined;
+      return { texts: contentTexts({ text: battle.text, inputs: battle.inputs, answers: answers.map((text) => ({ text: text! })) }), image };
+    };
     let moderated: Promise<void> | null = null;
-    const afterStoredOnce = () => (moderated ??= deps.afterStored?.(battleId) ?? Promise.resolve());
+    const afterStoredOnce = () => (moderated ??= deps.afterStored?.(battleId, content()) ?? Promise.resolve());
 
     const runOne = async (side: Side): Promise<void> => {
       const result = await answer(side);
+      answered[side] = result.text;
       // In the stream before it is stored: if this worker dies now, the next attempt stores it from there.
       await deps.publisher
         .publish({ type: 'saving', battleId, side, chars: result.text.length, stats: result.stats, error: result.error })

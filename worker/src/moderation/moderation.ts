@@ -29,9 +29,10 @@ export interface Moderation {
   /**
    * Moderates one battle whose two answers are stored: `ok` or `flagged`. Never throws: when
    * the moderator cannot decide it logs, leaves the battle `pending`, and the sweep tries again.
-   * A battle already decided (or taken down) is left as it is.
+   * A battle already decided (or taken down) is left as it is. `known`: its content, when the
+   * caller has it in memory (the worker that just ran both sides), so it is not read again.
    */
-  moderateBattle: (battleId: string) => Promise<void>;
+  moderateBattle: (battleId: string, known?: ModerationContent) => Promise<void>;
   /** Moderates one batch of pending battles now, as the periodic job does; returns how many were decided. */
   sweep: () => Promise<number>;
   /** Writes the periodic job's schedule (again: it lives in Redis, so after Redis lost it). */
@@ -45,7 +46,7 @@ export function createModerator(config: ModerationConfig): Moderator {
 }
 
 /** The texts a moderator reads: the question, every input value, both answers. */
-export function contentTexts(battle: BattleToModerate): string[] {
+export function contentTexts(battle: Pick<BattleToModerate, 'text' | 'inputs'> & { answers: ReadonlyArray<{ text: string }> }): string[] {
   const inputs = Object.values(battle.inputs).flatMap((v) => (Array.isArray(v) ? v : [v]));
   return [battle.text, ...inputs, ...battle.answers.map((a) => a.text)].filter(
     (t): t is string => typeof t === 'string' && t.trim() !== '',
@@ -62,13 +63,20 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
   const moderator = deps.moderator ?? createModerator(deps.config);
   const log = deps.logger.child({ component: 'moderation', moderator: moderator.kind });
 
-  async function moderateOne(battleId: string): Promise<'decided' | 'failed' | 'skipped'> {
+  /** The battle's content as stored, or null when it is not there to moderate (yet, or any more). */
+  async function loadContent(battleId: string): Promise<ModerationContent | null> {
+    const battle = await repo.loadBattleToModerate(deps.db, battleId);
+    if (!battle || battle.moderation !== 'pending' || battle.answers.length < 2) return null;
+    // Only the endpoint looks at images; the word list would load them for nothing.
+    const image = moderator.kind === 'openai' && battle.hasImage ? await repo.loadImage(deps.db, battleId) : null;
+    return { texts: contentTexts(battle), image: image ?? undefined };
+  }
+
+  async function moderateOne(battleId: string, known?: ModerationContent): Promise<'decided' | 'failed' | 'skipped'> {
     try {
-      const battle = await repo.loadBattleToModerate(deps.db, battleId);
-      if (!battle || battle.moderation !== 'pending' || battle.answers.length < 2) return 'skipped';
-      // Only the endpoint looks at images; the word list would load them for nothing.
-      const image = moderator.kind === 'openai' && battle.hasImage ? await repo.loadImage(deps.db, battleId) : null;
-      const content: ModerationContent = { texts: contentTexts(battle), image: image ?? undefined };
+      // Content in hand is moderated as it is: the verdict is stored only over `pending` anyway.
+      const content = known ?? (await loadContent(battleId));
+      if (!content) return 'skipped';
       let verdict: ModerationVerdict;
       try {
         verdict = await moderator.moderate(content);
@@ -120,8 +128,8 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
   worker.on('error', (err) => log.error({ err }, 'moderation worker error'));
 
   return {
-    moderateBattle: async (battleId) => {
-      await moderateOne(battleId);
+    moderateBattle: async (battleId, known) => {
+      await moderateOne(battleId, known);
     },
     sweep,
     ensureSchedule,

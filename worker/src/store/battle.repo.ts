@@ -15,52 +15,78 @@ export interface BattleToRun {
   models: Record<Side, string>;
 }
 
-export async function loadBattle(db: Db, id: string): Promise<BattleToRun | null> {
-  const { rows } = await db.query<{
-    id: string;
-    tool: string;
-    lang: Language;
-    text: string;
-    inputs: BattleInputs;
-    status: BattleToRun['status'];
-    has_image: boolean;
-    model_a: string;
-    model_b: string;
-  }>('SELECT id, tool, lang, text, inputs, status, has_image, model_a, model_b FROM battles WHERE id = $1', [id]);
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    id: r.id,
-    tool: r.tool,
-    lang: r.lang,
-    text: r.text,
-    inputs: r.inputs,
-    status: r.status,
-    hasImage: r.has_image,
-    models: { a: r.model_a, b: r.model_b },
-  };
+interface BattleRow {
+  id: string;
+  tool: string;
+  lang: Language;
+  text: string;
+  inputs: BattleInputs;
+  status: BattleToRun['status'];
+  has_image: boolean;
+  model_a: string;
+  model_b: string;
 }
 
-export async function loadImage(db: Db, battleId: string): Promise<{ mimeType: ImageMimeType; data: Buffer } | null> {
-  const { rows } = await db.query<{ mime_type: ImageMimeType; data: Buffer }>(
-    'SELECT mime_type, data FROM battle_images WHERE battle_id = $1',
-    [battleId],
+/** The columns of a {@link BattleRow}, of `battles b`. */
+const BATTLE_COLUMNS = 'b.id, b.tool, b.lang, b.text, b.inputs, b.status, b.has_image, b.model_a, b.model_b';
+
+const battleOf = (r: BattleRow): BattleToRun => ({
+  id: r.id,
+  tool: r.tool,
+  lang: r.lang,
+  text: r.text,
+  inputs: r.inputs,
+  status: r.status,
+  hasImage: r.has_image,
+  models: { a: r.model_a, b: r.model_b },
+});
+
+export async function loadBattle(db: Db, id: string): Promise<BattleToRun | null> {
+  const { rows } = await db.query<BattleRow>(`SELECT ${BATTLE_COLUMNS} FROM battles b WHERE b.id = $1`, [id]);
+  return rows[0] ? battleOf(rows[0]) : null;
+}
+
+/** A battle a worker takes: what it needs to run it, and what an earlier attempt stored. */
+export interface BattleStart {
+  battle: BattleToRun;
+  /** Sides whose answers are stored already. */
+  stored: Set<Side>;
+  /** The question's image, when it has one. */
+  image: BattleImage | undefined;
+}
+
+export interface BattleImage {
+  mimeType: ImageMimeType;
+  data: Buffer;
+}
+
+/**
+ * Takes a battle in hand, in one statement: reads it, its image and the sides an earlier attempt
+ * stored, and (unless it is finished) marks it running and no longer an orphan for the sweeper.
+ * `battle.status` is the status before. Null when there is no such battle.
+ */
+export async function startBattle(db: Db, id: string): Promise<BattleStart | null> {
+  const { rows } = await db.query<BattleRow & { stored: Side[]; mime_type: ImageMimeType | null; data: Buffer | null }>(
+    `WITH mark AS (
+       UPDATE battles SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END, orphaned_at = NULL
+        WHERE id = $1 AND status <> 'finished'
+     )
+     SELECT ${BATTLE_COLUMNS}, i.mime_type, i.data,
+            ARRAY(SELECT side FROM answers WHERE battle_id = $1 ORDER BY side) AS stored
+       FROM battles b LEFT JOIN battle_images i ON i.battle_id = b.id
+      WHERE b.id = $1`,
+    [id],
   );
-  return rows[0] ? { mimeType: rows[0].mime_type, data: rows[0].data } : null;
+  const r = rows[0];
+  if (!r) return null;
+  const image = r.mime_type && r.data ? { mimeType: r.mime_type, data: r.data } : undefined;
+  return { battle: battleOf(r), stored: new Set(r.stored), image };
 }
 
 /** Sides whose answers are stored already (kept when a job is retried after a crash). */
 export async function finishedSides(db: Db, battleId: string): Promise<Set<Side>> {
   const { rows } = await db.query<{ side: Side }>('SELECT side FROM answers WHERE battle_id = $1', [battleId]);
   return new Set(rows.map((r) => r.side));
-}
-
-/** A worker has the battle in hand: it is running, and no longer an orphan for the sweeper. */
-export async function markRunning(db: Db, battleId: string): Promise<void> {
-  await db.query(
-    `UPDATE battles SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END, orphaned_at = NULL WHERE id = $1`,
-    [battleId],
-  );
 }
 
 export async function markFinished(db: Db, battleId: string): Promise<void> {
