@@ -1,3 +1,4 @@
+import { handleProcessFaults, stopOnSignals } from '@duet/shared/process-lifecycle';
 import { pino } from 'pino';
 import { startGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -7,6 +8,7 @@ const config = loadGatewayConfig();
 // Lines leave asynchronously: those written while a write is under way go out with it, one write
 // for many under load instead of one each; what is still buffered is written when the process exits.
 const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
+handleProcessFaults(logger);
 if (config.demoModels) logger.warn('no provider keys configured: the built-in demo models will answer');
 if (config.accounts.mode === 'disabled') {
   logger.warn('accounts are off: set FIREBASE_AUTH_EMULATOR_HOST (development) or Firebase credentials to enable signup and login');
@@ -17,27 +19,4 @@ if (config.migrateOnStart) await migrate(config.databaseUrl, (msg) => logger.deb
 
 const gateway = await startGateway(config, logger);
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'gateway shutting down');
-    // Whatever happens, the process is gone within the bound.
-    setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
-    gateway.close(config.shutdownTimeoutMs - 1_000).then(
-      () => {
-        // The last line before the exit: still written, from the buffer, as the process ends.
-        logger.info('gateway stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignals(logger, { name: 'gateway', timeoutMs: config.shutdownTimeoutMs, close: () => gateway.close(config.shutdownTimeoutMs - 1_000) });

@@ -7,6 +7,7 @@ import type { Db } from '../infra/db.ts';
 import { within } from '../infra/redis.ts';
 import type { DuetIo } from '../realtime/socket.ts';
 import { dbPoolGauges } from '@duet/shared/pool-metrics';
+import { unhandledRejectionsCounter } from '@duet/shared/process-lifecycle';
 
 /** Queue states worth watching: a growing `waiting` or `failed` is what operators act on. */
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -32,6 +33,7 @@ export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Q
   collectDefaultMetrics({ register: registry, prefix: 'duet_' });
   queueJobsGauge(registry, deps.queues, deps.logger);
   dbPoolGauges(registry, deps.db);
+  unhandledRejectionsCounter(registry);
 
   const battles = new Counter({ name: 'duet_battles_created_total', help: 'Battles stored and queued, by tool', labelNames: ['tool'], registers });
   const cancels = new Counter({ name: 'duet_battles_cancelled_total', help: 'Battles their vote-token holder cancelled', registers });

@@ -7,6 +7,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Db } from '../infra/db.ts';
 import type { SideResult } from '../jobs/run-side.ts';
 import { dbPoolGauges } from '@duet/shared/pool-metrics';
+import { unhandledRejectionsCounter } from '@duet/shared/process-lifecycle';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
@@ -98,6 +99,7 @@ export function createWorkerMetrics(deps: {
     },
   });
   dbPoolGauges(registry, deps.db);
+  unhandledRejectionsCounter(registry);
   new Gauge({
     name: 'duet_battles_running',
     help: 'Battles this worker runs now',
