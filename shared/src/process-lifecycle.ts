@@ -6,6 +6,22 @@ export interface LifecycleLogger {
   info: (obj: object, msg: string) => void;
   error: (obj: object, msg: string) => void;
   fatal: (obj: object, msg: string) => void;
+  /** Calls back once every line logged so far is written (pino's `flush`). */
+  flush: (cb: (err?: Error) => void) => void;
+}
+
+/** The longest an exit waits for the log to be written. */
+const FLUSH_BOUND_MS = 2_000;
+
+/**
+ * Exits with `code` once the lines logged so far are written. With an asynchronous destination the
+ * last line may still be on its way when the process ends: pino's own flush at exit skips a write
+ * already under way, so the process waits for it here (at most {@link FLUSH_BOUND_MS}).
+ */
+function exitAfterLog(logger: LifecycleLogger, code: number): void {
+  const exit = () => process.exit(code);
+  setTimeout(exit, FLUSH_BOUND_MS);
+  logger.flush(exit);
 }
 
 /** Promise rejections nothing handled, in this process so far. */
@@ -17,8 +33,8 @@ let unhandledRejections = 0;
  * promise): it is logged with its error and counted (`duet_unhandled_rejections_total`), and the
  * process goes on serving its viewers and battles instead of dropping them all, as Node would by
  * default. An exception nothing caught left the process in an unknown state: it is logged as
- * `fatal` and the process exits with 1 (buffered log lines are written on the way out), for its
- * supervisor to start it again.
+ * `fatal` and the process exits with 1 once its log is written, for its supervisor to start it
+ * again.
  */
 export function handleProcessFaults(logger: LifecycleLogger): void {
   process.on('unhandledRejection', (reason) => {
@@ -27,7 +43,7 @@ export function handleProcessFaults(logger: LifecycleLogger): void {
   });
   process.on('uncaughtException', (err, origin) => {
     logger.fatal({ err, origin }, 'uncaught exception: exiting');
-    process.exit(1);
+    exitAfterLog(logger, 1);
   });
 }
 
@@ -56,7 +72,7 @@ export interface StopOptions {
 /**
  * Stops the process on SIGINT or SIGTERM (the first one; later ones change nothing): `close`,
  * then exit 0, or 1 when it fails or outlasts `timeoutMs`. Its last line, `<name> stopped`, is
- * logged just before the exit.
+ * logged just before the exit, which waits for it to be written.
  */
 export function stopOnSignals(logger: LifecycleLogger, o: StopOptions): void {
   let stopping = false;
@@ -72,13 +88,13 @@ export function stopOnSignals(logger: LifecycleLogger, o: StopOptions): void {
       }, o.timeoutMs).unref();
       o.close().then(
         () => {
-          // The last line before the exit: still written, from the buffer, as the process ends.
+          // The last line before the exit.
           logger.info({}, `${o.name} stopped`);
-          process.exit(0);
+          exitAfterLog(logger, 0);
         },
         (err: unknown) => {
           logger.error({ err }, 'shutdown failed');
-          process.exit(1);
+          exitAfterLog(logger, 1);
         },
       );
     });

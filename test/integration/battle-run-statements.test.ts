@@ -40,6 +40,8 @@ describe('the statements a worker sends per battle', () => {
   let moderation: Moderation;
   let runBattle: RunBattle;
   const sent: Sent[] = [];
+  /** Runs before a model starts answering (model id, the battle's question), when set. */
+  let beforeStream: ((model: string, question: string) => Promise<void>) | null = null;
   const config = () =>
     loadWorkerConfig({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, DEMO_SPEED: '400', MODERATION: 'wordlist', LOG_LEVEL: 'silent' });
 
@@ -64,10 +66,22 @@ describe('the statements a worker sends per battle', () => {
     await Promise.all([live, bull].map(redisReady));
     const logger = pino({ level: 'silent' });
     moderation = await startModeration({ db: noted, connection: bull, prefix: bullPrefix(prefix, false), logger, config: c.moderation });
+    // Only the runs' own statements are counted: the periodic sweep (which would read a pending
+    // battle) is stopped; `moderateBattle` works without it.
+    await moderation.close();
     runBattle = createRunBattleHandler({
       db: noted,
       publisher: createBattlePublisher(live, redisKeys(prefix), 600),
-      providerFor: providerLookup(c.roster, (spec) => createProvider(spec, { apiKey: undefined, timeoutMs: 10_000, demoSpeed: c.demoSpeed })),
+      providerFor: providerLookup(c.roster, (spec) => {
+        const provider = createProvider(spec, { apiKey: undefined, timeoutMs: 10_000, demoSpeed: c.demoSpeed });
+        return {
+          ...provider,
+          async *stream(req) {
+            await beforeStream?.(spec.id, req.context?.text ?? '');
+            yield* provider.stream(req);
+          },
+        };
+      }),
       isCancelled: async () => false,
       logger,
       flushMs: () => 20,
@@ -80,7 +94,6 @@ describe('the statements a worker sends per battle', () => {
   });
 
   afterAll(async () => {
-    await moderation?.close();
     const plain = new Redis(TEST_REDIS_URL);
     const keys = await plain.keys(`${prefix}:*`);
     if (keys.length) await plain.del(...keys);
@@ -157,6 +170,34 @@ describe('the statements a worker sends per battle', () => {
     expect(statements.some((s) => s.includes('json_agg'))).toBe(true);
     const text = await db.pool.query<{ text: string }>(`SELECT text FROM answers WHERE battle_id = $1 AND side = 'a'`, [id]);
     expect(text.rows[0]!.text).toBe('Whales are large. I will kill you.');
+  });
+
+  it('moderates what is stored: a side another attempt stored meanwhile is read back, not the text this run got', async () => {
+    const [a] = config().roster;
+    const id = await newBattle('Tell me about dolphins');
+    const other = 'Dolphins are smart. I will kill you.';
+    // Another attempt stores side a after this run read the battle, before its model answers.
+    beforeStream = async (model, question) => {
+      if (model !== a!.id || question !== 'Tell me about dolphins') return;
+      await repo.insertAnswer(db.pool, {
+        battleId: id,
+        side: 'a',
+        model: a!.id,
+        text: other,
+        stats: { finishReason: 'stop', inputTokens: 1, outputTokens: 1, ttftMs: 1, durationMs: 1 },
+        error: null,
+      });
+    };
+    try {
+      await runBattle(id, { cancel: new AbortController().signal, stop: new AbortController().signal });
+    } finally {
+      beforeStream = null;
+    }
+    // The demo model's own answer is clean; the stored one is not.
+    expect(await stored(id)).toEqual({ status: 'finished', moderation: 'flagged', moderation_categories: ['violence'], answers: 2 });
+    const text = await db.pool.query<{ text: string }>(`SELECT text FROM answers WHERE battle_id = $1 AND side = 'a'`, [id]);
+    expect(text.rows[0]!.text).toBe(other);
+    expect(about(id).some((s) => s.text.includes('json_agg'))).toBe(true);
   });
 
   it('marks a queued battle running and clears its orphan mark when it starts, and leaves a finished one as it is', async () => {

@@ -151,7 +151,10 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       return result;
     };
 
-    /** The answers this attempt has in hand, for moderation (a side stored earlier is not here). */
+    /**
+     * The answers this attempt stored, for moderation: what is judged is what is stored (a side
+     * stored earlier, or by another attempt meanwhile, is read back instead).
+     */
     const answered: Partial<Record<Side, string>> = {};
     /** The battle's content, when this attempt has both answers: moderation need not read it again. */
     const content = (): ModerationContent | undefined => {
@@ -164,15 +167,15 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
 
     const runOne = async (side: Side): Promise<void> => {
       const result = await answer(side);
-      answered[side] = result.text;
       // In the stream before it is stored: if this worker dies now, the next attempt stores it from there.
       await deps.publisher
         .publish({ type: 'saving', battleId, side, chars: result.text.length, stats: result.stats, error: result.error })
         .catch((err: unknown) => log.warn({ err, side }, 'could not announce saving'));
       // Store first, then announce: once a viewer sees both sides end, a vote can count on them.
-      await keep('store the answer', () =>
+      const inserted = await keep('store the answer', () =>
         repo.insertAnswer(deps.db, { battleId, side, model: battle.models[side], text: result.text, stats: result.stats, error: result.error }),
       );
+      if (inserted) answered[side] = result.text;
       stored.add(side);
       // The last side is announced only once the battle is moderated, so it is listed in public
       // history by the time anyone can vote on it.

@@ -74,7 +74,9 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
 
   async function moderateOne(battleId: string, known?: ModerationContent): Promise<'decided' | 'failed' | 'skipped'> {
     try {
-      // Content in hand is moderated as it is: the verdict is stored only over `pending` anyway.
+      // Content in hand is moderated without looking at the battle's state first (it was just
+      // stored, so it is pending unless an operator took it down meanwhile: then the call is
+      // spent for nothing), and the verdict is stored only over `pending`.
       const content = known ?? (await loadContent(battleId));
       if (!content) return 'skipped';
       let verdict: ModerationVerdict;

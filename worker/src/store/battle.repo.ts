@@ -104,11 +104,12 @@ export interface AnswerToStore {
 
 /**
  * Stores a side's answer once, with its style and whether it names a model (a vote on the battle
- * then does not count); a second write for the same side changes nothing.
+ * then does not count); a second write for the same side changes nothing. Returns whether this
+ * call stored it.
  */
-export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
+export async function insertAnswer(db: Db, a: AnswerToStore): Promise<boolean> {
   const style = answerStyle(a.text);
-  await db.query(
+  const { rowCount } = await db.query(
     `INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms,
                           duration_ms, error_code, error_message,
                           style_length, style_headers, style_list_items, style_bold, style_code_blocks, names_model)
@@ -134,6 +135,7 @@ export async function insertAnswer(db: Db, a: AnswerToStore): Promise<void> {
       namesModel(a.text),
     ],
   );
+  return rowCount === 1;
 }
 
 /** An unfinished battle, as the sweeper sees it. */
