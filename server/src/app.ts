@@ -1,6 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/shared';
+import { listen } from '@duet/shared/listen';
 import compression from 'compression';
 import express from 'express';
 import { pino } from 'pino';
@@ -206,10 +206,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   metrics.watchSockets(realtime.io);
   const ops = await startOpsServer({ ...config.metrics, registry: metrics.registry, readiness: ready, logger });
 
-  await new Promise<void>((resolve) => httpServer.listen(config.port, config.host, resolve));
-  const { port } = httpServer.address() as AddressInfo;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host}:${port}`;
+  // Its own `close` is not used: the gateway drains its requests (below) instead of cutting them.
+  const { url } = await listen(httpServer, config.port, config.host, logger);
   logger.info(
     { url, metrics: ops.url, models: config.roster.map((m) => m.id), demo: config.demoModels, mode: config.mode, accounts: config.accounts.mode },
     'gateway listening',

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LifecycleLogger } from './process-lifecycle.ts';
 
 /** A listening HTTP server: the address to reach it at, and how to stop it. */
 export interface Listening {
@@ -9,10 +10,14 @@ export interface Listening {
 
 /**
  * Starts `server` on `host:port` (0: a free port) and resolves once it listens, for the gateway's
- * and the worker's operations ports alike. The URL names a wildcard host as 127.0.0.1; closing
- * also cuts keep-alive connections. Imported as `@duet/shared/listen`, outside the package's index.
+ * public port and the operations ports alike; a port it cannot take rejects. Once it listens, its
+ * errors go to `logger`: a connection it could not accept (the process is out of file
+ * descriptors: `accept EMFILE`) would otherwise end the process, though the server goes on
+ * listening and takes connections again as soon as descriptors are free. The URL names a wildcard
+ * host as 127.0.0.1; closing also cuts keep-alive connections. Imported as `@duet/shared/listen`,
+ * outside the package's index.
  */
-export async function listen(server: Server, port: number, host: string): Promise<Listening> {
+export async function listen(server: Server, port: number, host: string, logger: Pick<LifecycleLogger, 'error'>): Promise<Listening> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -20,6 +25,7 @@ export async function listen(server: Server, port: number, host: string): Promis
       resolve();
     });
   });
+  server.on('error', (err) => logger.error({ err, port }, 'the server could not take a connection'));
   const address = (server.address() as AddressInfo).port;
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {

@@ -60,3 +60,13 @@ export interface ServerToClientEvents {
 
 export const battleRoom = (battleId: string): string => `battle:${battleId}`;
 export const toolRoom = (tool: string): string => `tool:${tool}`;
+
+/**
+ * The battle a Socket.IO room is for, or null for any other room. `unknown`: a forged message on
+ * the adapter's Redis channel can make a socket join a room that is not a string at all.
+ */
+export const battleOfRoom = (room: unknown): string | null =>
+  typeof room === 'string' && room.startsWith('battle:') ? room.slice('battle:'.length) : null;
+
+/** Whether a Socket.IO room is a tool's (its win-rate watchers); false for anything else. */
+export const isToolRoom = (room: unknown): boolean => typeof room === 'string' && room.startsWith('tool:');

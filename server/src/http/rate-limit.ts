@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
@@ -7,20 +8,41 @@ import { isCluster } from '../infra/redis.ts';
 import { sendError } from './errors.ts';
 
 /**
+ * SCRIPT LOAD that does not fail: when Redis cannot take it (down, or a blip at start), the answer
+ * is the script's SHA1, which is what Redis answers. The store keeps the promise of its script's
+ * SHA for good and loads again only on NOSCRIPT: a rejected load would fail every rate-limited
+ * request until a restart. With the SHA, the next EVALSHA finds the script missing once Redis is
+ * back, and the store loads it then.
+ */
+async function loadScript(load: () => Promise<unknown>, args: string[]): Promise<RedisReply> {
+  const [sub, script] = args;
+  if (sub?.toUpperCase() !== 'LOAD' || script === undefined) return load() as Promise<RedisReply>;
+  return load().then(
+    (sha) => sha as RedisReply,
+    () => createHash('sha1').update(script).digest('hex'),
+  );
+}
+
+/**
  * How the store reaches Redis. On a cluster its counters' scripts run with EVALSHA on the node of
  * each key, so SCRIPT LOAD goes to every master (a random node would leave the others without
  * the script; the store loads it again on NOSCRIPT, on every master again, so a master added
  * later gets it too).
  */
 function storeCommands(redis: RedisClient) {
+  const isScript = (name: string | undefined) => name?.toUpperCase() === 'SCRIPT';
   if (!isCluster(redis)) {
-    return { sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply> };
+    return {
+      sendCommand: (command: string, ...args: string[]) => {
+        const send = () => redis.call(command, ...args) as Promise<RedisReply>;
+        return isScript(command) ? loadScript(send, args) : send();
+      },
+    };
   }
   return {
     sendCommandCluster: async ({ command: [name, ...args] }: SendCommandClusterDetails): Promise<RedisReply> => {
-      if (name?.toUpperCase() === 'SCRIPT') {
-        const shas = await Promise.all(redis.nodes('master').map((node) => node.call('SCRIPT', ...args)));
-        return shas[0] as RedisReply;
+      if (isScript(name)) {
+        return loadScript(async () => (await Promise.all(redis.nodes('master').map((node) => node.call('SCRIPT', ...args))))[0], args);
       }
       return redis.call(name!, ...args) as Promise<RedisReply>;
     },

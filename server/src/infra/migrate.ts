@@ -28,6 +28,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString(), application_name: APPLICATION_NAME });
+  // A connection PostgreSQL drops between two statements must not end the process: the next one fails.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { battleOfRoom, isToolRoom } from '@duet/shared';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -64,8 +65,8 @@ export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Q
     collect() {
       const counts = { battle: 0, tool: 0 };
       for (const room of io?.of('/').adapter.rooms.keys() ?? []) {
-        if (room.startsWith('battle:')) counts.battle += 1;
-        else if (room.startsWith('tool:')) counts.tool += 1;
+        if (battleOfRoom(room) !== null) counts.battle += 1;
+        else if (isToolRoom(room)) counts.tool += 1;
       }
       this.set({ kind: 'battle' }, counts.battle);
       this.set({ kind: 'tool' }, counts.tool);

@@ -31,5 +31,5 @@ export async function startOpsServer(deps: { host: string; port: number; registr
   app.use(errorHandler(deps.logger));
 
   const server = createServer(app);
-  return listen(server, deps.port, deps.host);
+  return listen(server, deps.port, deps.host, deps.logger);
 }

@@ -1,4 +1,4 @@
-import { battleRoom, concealStats, ZBattleEventSchema, ZJoinBattleSchema } from '@duet/shared';
+import { battleOfRoom, battleRoom, concealStats, ZBattleEventSchema, ZJoinBattleSchema } from '@duet/shared';
 import type { BattleEvent, RedisKeys } from '@duet/shared';
 import { isCluster } from '@duet/shared/redis-connection';
 import type { RedisClient } from '@duet/shared/redis-connection';
@@ -104,9 +104,8 @@ export function createBattleRelay(
   // `unknown`: a forged adapter message on Redis can make a socket join a room that is not a
   // string (a number, an object), and this fires for it when that socket leaves.
   io.of('/').adapter.on('delete-room', (room: unknown) => {
-    if (typeof room !== 'string' || !room.startsWith('battle:')) return;
-    const battleId = room.slice('battle:'.length);
-    if (!followed.delete(battleId)) return;
+    const battleId = battleOfRoom(room);
+    if (battleId === null || !followed.delete(battleId)) return;
     const channel = keys.battleLive(battleId);
     (sharded ? eventsSub.sunsubscribe(channel) : eventsSub.unsubscribe(channel)).catch((err: unknown) => logger.debug({ err, battleId }, 'could not unsubscribe'));
   });
@@ -119,9 +118,10 @@ export function createBattleRelay(
     lost = false;
     let rooms = 0;
     for (const room of io.of('/').adapter.rooms.keys()) {
-      if (!room.startsWith('battle:')) continue;
+      const battleId = battleOfRoom(room);
+      if (battleId === null) continue;
       rooms += 1;
-      io.local.to(room).emit('battle:resync', { battleId: room.slice('battle:'.length) });
+      io.local.to(room).emit('battle:resync', { battleId });
     }
     logger.warn({ rooms }, 'live events link restored; viewers asked to resync');
   };

@@ -1,3 +1,4 @@
+import { battleOfRoom } from '@duet/shared';
 import type { Logger } from 'pino';
 import type { BattleQueue } from '../infra/queue.ts';
 import type { DuetIo } from './socket.ts';
@@ -23,7 +24,11 @@ export function watchQueue(deps: { io: DuetIo; queue: BattleQueue; intervalMs: n
   let lastLook = performance.now();
   let busy = false;
   const look = async () => {
-    const rooms = [...deps.io.of('/').adapter.rooms.keys()].filter((r) => r.startsWith('battle:'));
+    const rooms: Array<[room: string, battleId: string]> = [];
+    for (const room of deps.io.of('/').adapter.rooms.keys()) {
+      const battleId = battleOfRoom(room);
+      if (battleId !== null) rooms.push([room, battleId]);
+    }
     if (rooms.length === 0 && previous === null) return;
     const waiting = await deps.queue.getRanges(['wait', 'prioritized'], 0, -1, true);
     const now = performance.now();
@@ -39,8 +44,7 @@ export function watchQueue(deps: { io: DuetIo; queue: BattleQueue; intervalMs: n
     lastLook = now;
     if (waiting.length === 0) return;
     const position = new Map(waiting.map((id, i) => [id, i + 1]));
-    for (const room of rooms) {
-      const battleId = room.slice('battle:'.length);
+    for (const [room, battleId] of rooms) {
       const place = position.get(battleId);
       if (place === undefined) continue;
       deps.io.local.to(room).emit('battle:queued', { battleId, position: place, etaSeconds: pace > 0 ? Math.ceil(place / pace) : null });

@@ -164,3 +164,26 @@ export function guardedSubscriber(redis: RedisClient, onError: (err: unknown, ev
     },
   });
 }
+
+/**
+ * The Socket.IO Redis adapter's publishing connection, with every PUBLISH's failure going to
+ * `onError`. The adapter (one Redis, not a cluster: the sharded one catches its own) never handles
+ * the promise a publish returns, so a broadcast while Redis is away, or the last win rates sent
+ * as the gateway closes its connections, would be a rejection nothing handled.
+ */
+export function guardedPublisher(redis: RedisClient, onError: (err: unknown) => void): RedisClient {
+  return new Proxy(redis, {
+    get(target, prop) {
+      if (prop === 'publish') {
+        return (channel: string, message: string | Buffer) =>
+          target.publish(channel, message).catch((err: unknown) => {
+            onError(err);
+            return 0;
+          });
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      // `constructor` as it is: the adapter tells the kind of client by its name.
+      return typeof value === 'function' && prop !== 'constructor' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

@@ -26,6 +26,7 @@ import {
   eventArgs,
   eventBudgets,
   fail,
+  guardedPublisher,
   guardedSubscriber,
   joinedRooms,
   originAllowed,
@@ -91,11 +92,15 @@ function parse<S extends z.ZodType>(schema: S, payload: unknown): z.infer<S> {
  * only votes' win rates (battle events are relayed locally), so a channel per room (`dynamic`)
  * would only add a subscription for every battle someone watches.
  */
-function socketIoAdapter(deps: RealtimeDeps) {
+export function socketIoAdapter(deps: Pick<RealtimeDeps, 'adapterPub' | 'adapterSub' | 'keys' | 'logger'>) {
   const sub = guardedSubscriber(deps.adapterSub, (err, event) => deps.logger.warn({ err, event }, 'dropped a malformed Socket.IO adapter message'));
   return isCluster(deps.adapterPub)
     ? createShardedAdapter(deps.adapterPub, sub, { channelPrefix: deps.keys.socketIoChannel, subscriptionMode: 'static' })
-    : createAdapter(deps.adapterPub, sub, { key: deps.keys.socketIoChannel });
+    : createAdapter(
+        guardedPublisher(deps.adapterPub, (err) => deps.logger.debug({ err }, 'could not publish to the other gateways')),
+        sub,
+        { key: deps.keys.socketIoChannel },
+      );
 }
 
 /**

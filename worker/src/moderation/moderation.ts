@@ -113,6 +113,8 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
   }
 
   const queue = new Queue(MODERATION_QUEUE, { connection: deps.connection, prefix: deps.prefix });
+  // Without a listener BullMQ prints each lost connection's stack to stderr while Redis is away.
+  queue.on('error', (err) => log.debug({ err: err.message }, 'moderation queue error'));
   const ensureSchedule = async () => {
     await queue.upsertJobScheduler(
       'moderation-sweep',

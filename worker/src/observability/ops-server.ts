@@ -85,5 +85,5 @@ export async function startOpsServer(deps: OpsServerDeps): Promise<OpsServer> {
       else res.destroy();
     });
   });
-  return listen(server, deps.port, deps.host);
+  return listen(server, deps.port, deps.host, deps.logger);
 }
