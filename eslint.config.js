@@ -15,6 +15,21 @@ export default tseslint.config(
     },
   },
   {
+    // With the types: a promise nobody awaits or catches, or one handed where nothing waits for
+    // it (an event listener, an executor), is how a rejection ends a process or goes unseen.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // Typed with the browser tests (it drives Chromium), not by the root tsconfig nearest to it.
+    files: ['scripts/screenshots.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './test/e2e/tsconfig.json' } },
+  },
+  {
     files: ['client/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

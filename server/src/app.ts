@@ -224,7 +224,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       // Still serving, but not ready: load balancers probing /readyz stop sending viewers here.
       await delay(Math.min(config.drainDelayMs, timeoutMs / 2));
       const left = () => Math.max(0, timeoutMs - (Date.now() - started));
-      await drainWithin(httpServer, new Promise<void>((resolve) => realtime.io.close(() => resolve())), left());
+      await drainWithin(httpServer, realtime.io.close(), left());
       const quietly = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), delay(Math.min(1_000, left()))]);
       // The last votes' mark for a refit and their win rates, if still waiting, go out before Redis closes.
       dirtyMarks.flush();

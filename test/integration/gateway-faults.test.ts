@@ -132,7 +132,7 @@ it('logs a broadcast it could not publish to the other gateways instead of leavi
     expect(logged).toContain('could not publish to the other gateways');
   } finally {
     process.off('unhandledRejection', onUnhandled);
-    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await io.close();
     sub.disconnect();
   }
 });

@@ -105,7 +105,7 @@ export function Header() {
       useAuth.getState().clear();
     }
     setLoggingOut(false);
-    navigate('/');
+    void navigate('/');
   };
 
   return (

@@ -136,7 +136,7 @@ export function ToolCard({ tool }: { tool: CardTool }) {
               data-testid="share-input"
             />
             <div className="tool-card__copy-wrap">
-              <button type="button" className="btn btn--primary btn--sm" onClick={onCopy} data-testid="share-copy">
+              <button type="button" className="btn btn--primary btn--sm" onClick={(e) => void onCopy(e)} data-testid="share-copy">
                 {t('common:card.copy')}
               </button>
               <span className={`copy-popover${copied ? ' copy-popover--visible' : ''}`} role="status" data-testid="copy-popover">
