@@ -92,6 +92,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
 
   const events = createEventBus<DuetEvents>(logger);
   const queueViews = openQueueViews({ connection: redis, redisPrefix: config.redisPrefix, battles: queue, logger });
+  // A BullMQ queue's first command (it asks Redis for its version) failing leaves that queue failing
+  // for good: better not to start (a supervisor starts it again) than to refuse every battle.
+  await Promise.all(queueViews.queues.map((q) => q.waitUntilReady()));
   const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, logger });
   logBattleEvents(events, logger);
   /** Started with Socket.IO below; its measured pace suggests how long a refused visitor should wait. */
@@ -132,7 +135,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     firebase,
     sessions: createSessionTokens({ db, secret: config.session.secret, ttlHours: config.session.ttlHours }),
   });
-  const limit = (name: string, perMinute: number) => perMinuteLimit(redis, config.redisPrefix, name, perMinute);
+  const limit = (name: string, perMinute: number) => perMinuteLimit(redis, config.redisPrefix, name, perMinute, logger);
   /** Set by `close`: readiness answers 503 so load balancers stop sending traffic here. */
   let draining = false;
   const ready = readiness({ db, redis, migrations: migrationNames(), draining: () => draining });

@@ -11,11 +11,10 @@ export interface Listening {
 /**
  * Starts `server` on `host:port` (0: a free port) and resolves once it listens, for the gateway's
  * public port and the operations ports alike; a port it cannot take rejects. Once it listens, its
- * errors go to `logger`: a connection it could not accept (the process is out of file
- * descriptors: `accept EMFILE`) would otherwise end the process, though the server goes on
- * listening and takes connections again as soon as descriptors are free. The URL names a wildcard
- * host as 127.0.0.1; closing also cuts keep-alive connections. Imported as `@duet/shared/listen`,
- * outside the package's index.
+ * errors go to `logger`: a connection it could not accept (`accept ENOBUFS`, `ENOMEM`; libuv
+ * absorbs `EMFILE` itself) would otherwise end the process, though the server goes on listening.
+ * The URL names a wildcard host as 127.0.0.1; closing also cuts keep-alive connections. Imported
+ * as `@duet/shared/listen`, outside the package's index.
  */
 export async function listen(server: Server, port: number, host: string, logger: Pick<LifecycleLogger, 'error'>): Promise<Listening> {
   await new Promise<void>((resolve, reject) => {

@@ -58,7 +58,8 @@ export interface ServerToClientEvents {
   'battle:queued': (payload: QueuePlace) => void;
 }
 
-export const battleRoom = (battleId: string): string => `battle:${battleId}`;
+const BATTLE_ROOM = 'battle:';
+export const battleRoom = (battleId: string): string => `${BATTLE_ROOM}${battleId}`;
 export const toolRoom = (tool: string): string => `tool:${tool}`;
 
 /**
@@ -66,7 +67,7 @@ export const toolRoom = (tool: string): string => `tool:${tool}`;
  * the adapter's Redis channel can make a socket join a room that is not a string at all.
  */
 export const battleOfRoom = (room: unknown): string | null =>
-  typeof room === 'string' && room.startsWith('battle:') ? room.slice('battle:'.length) : null;
+  typeof room === 'string' && room.startsWith(BATTLE_ROOM) ? room.slice(BATTLE_ROOM.length) : null;
 
 /** Whether a Socket.IO room is a tool's (its win-rate watchers); false for anything else. */
 export const isToolRoom = (room: unknown): boolean => typeof room === 'string' && room.startsWith('tool:');

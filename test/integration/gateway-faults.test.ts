@@ -21,6 +21,7 @@ import type { PrivateRedis } from '../helpers/private-services.ts';
 import { freePort, startPrivateRedis } from '../helpers/private-services.ts';
 import { TEST_REDIS_URL } from '../helpers/services.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { spawnWorkerProcess } from '../helpers/worker-process.ts';
 
 describe('a gateway on a Redis of its own', () => {
   let redis: PrivateRedis;
@@ -60,11 +61,14 @@ describe('a gateway on a Redis of its own', () => {
         if (message.includes('"requestId":"after-forgery"')) answered = true;
       });
       await listener.subscribe(`${adapterKey}-response#/#`);
-      const forged = { uid: 'forger', type: 2, opts: { rooms: [], except: [] }, rooms: [42, { battle: 1 }, null, ['battle:x'], true] };
+      // More of them than a socket may follow rooms (32): they must not count against it.
+      const notStrings = [...Array.from({ length: 40 }, (_, i) => i), { battle: 1 }, null, ['battle:x'], true];
+      const forged = { uid: 'forger', type: 2, opts: { rooms: [], except: [] }, rooms: notStrings };
       await publisher.publish(`${adapterKey}-request#/#`, JSON.stringify(forged));
       await publisher.publish(`${adapterKey}-request#/#`, JSON.stringify({ type: 1, requestId: 'after-forgery', uid: 'forger' }));
       await waitFor(() => answered, { what: 'the gateway to read the forged request' });
 
+      expect(await viewer.socket.timeout(5_000).emitWithAck('tool:watch', { tool: 'math-solve' })).toEqual({ ok: true, data: { watching: 'math-solve' } });
       const before = places;
       await waitFor(() => places >= before + 2 || gw.exit() !== null, { what: 'places in line after the forgery' });
       expect(gw.exit(), gw.output().slice(-3000)).toBeNull();
@@ -72,6 +76,7 @@ describe('a gateway on a Redis of its own', () => {
       expect(metrics.status).toBe(200);
       const text = await metrics.text();
       expect(text).toMatch(/^duet_socketio_rooms\{kind="battle"\} 1$/m);
+      expect(text).toMatch(/^duet_socketio_rooms\{kind="tool"\} 1$/m);
       expect(text).toMatch(/^duet_socketio_connections 1$/m);
 
       // The live events link drops and comes back: the viewer is asked to resync, and joins again.
@@ -89,6 +94,26 @@ describe('a gateway on a Redis of its own', () => {
     }
   }, 60_000);
 
+  it('refuses to start a gateway or a worker whose queues could not reach Redis, instead of serving with queues that fail for good', async () => {
+    const gw = await startGatewayProcess({ env: { REDIS_URL: redis.url } });
+    // BullMQ asks Redis for its version (INFO) once per queue; that failing is the start's blip.
+    await admin.call('ACL', 'SETUSER', 'default', '-info');
+    try {
+      await expect(startGatewayProcess({ joining: gw, env: { REDIS_URL: redis.url }, startTimeoutMs: 20_000 })).rejects.toThrow(/gateway exited early \(1\)[\s\S]*NOPERM/);
+      const worker = spawnWorkerProcess(gw.env);
+      const ended = await waitFor(() => (worker.child.exitCode ?? undefined), { what: 'the worker to stop', timeoutMs: 20_000 });
+      expect(ended).toBe(1);
+      expect(worker.output()).toContain('NOPERM');
+      await admin.call('ACL', 'SETUSER', 'default', '+info');
+      // The gateway that started earlier never needed it again: battles are still taken.
+      const res = await postJson<CreateBattleResponse>(`${gw.url}/api/battles`, { tool: 'anything-question', text: 'Still here', lang: 'en' });
+      expect(res.status).toBe(202);
+    } finally {
+      await admin.call('ACL', 'SETUSER', 'default', '+info');
+      await gw.stop();
+    }
+  }, 60_000);
+
   it('rate-limits again once Redis takes the limiter’s scripts, though it refused them when the gateway started', async () => {
     // SCRIPT LOAD refused (a blip at start has the same effect on the store): the limiter must
     // load its scripts later, not fail every request until a restart.
@@ -98,6 +123,7 @@ describe('a gateway on a Redis of its own', () => {
       const post = () => fetch(`${gw.url}/api/battles`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       const refused = await post();
       expect(refused.status).toBeGreaterThanOrEqual(500);
+      expect(gw.output()).toContain('Redis refused the rate limiter’s script');
       await admin.call('ACL', 'SETUSER', 'default', '+script|load');
       // Counted by the limiter (its headers), then refused as invalid: the limiter works again.
       const counted = await post();
@@ -161,6 +187,6 @@ it('refuses to start on a port another process holds, saying so', async () => {
   try {
     await expect(listen(createServer(), port, '127.0.0.1', logger)).rejects.toMatchObject({ code: 'EADDRINUSE' });
   } finally {
-    taken.close();
+    await new Promise((resolve) => taken.close(resolve));
   }
 });

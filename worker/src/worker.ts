@@ -86,7 +86,9 @@ export async function startWorker(
     concurrency: config.concurrency,
     logger,
   });
-  // Before any job is taken: a port already in use stops the start, not a worker halfway running.
+  // Before any job is taken: a queue view whose first command failed (it would fail for good) or a
+  // port already in use stops the start, not a worker halfway running.
+  await metrics.ready();
   const ops = await startOpsServer({ ...config.http, registry: metrics.registry, db, redis, draining: () => draining, logger });
   const leases = createBattleLeases(live, keys, workerId, config.leaseMs);
 

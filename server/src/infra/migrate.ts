@@ -20,6 +20,17 @@ export function migrationNames(dir: string = MIGRATIONS_DIR): string[] {
     .sort();
 }
 
+/**
+ * One connection for the migrations. A connection PostgreSQL drops between two statements must
+ * not end the process (an 'error' with no listener would): the next statement fails instead.
+ */
+async function connectedClient(connectionString: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
 /** Creates the database named in `databaseUrl` when it does not exist yet. */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
@@ -27,16 +38,14 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   if (!name) throw new Error('DATABASE_URL names no database');
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString(), application_name: APPLICATION_NAME });
-  // A connection PostgreSQL drops between two statements must not end the process: the next one fails.
-  client.on('error', () => undefined);
-  await client.connect();
+  const client = await connectedClient(admin.toString());
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) {
       await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
-        // Another process created it in the meantime.
-        if (err.code !== '42P04') throw err;
+        // Another process created it in the meantime: `duplicate_database` once its creation has
+        // committed, a unique violation on pg_database while both are still under way.
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
       });
     }
   } finally {
@@ -44,21 +53,34 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
+/** The advisory lock migrations run under (any constant; Duet's own, not the runner's try-lock). */
+const MIGRATION_LOCK = 7_346_091_522;
+
 /**
- * Applies every pending migration under an advisory lock, so concurrent starts are safe. It holds
- * one connection at a time and needs a session of its own:
+ * Applies every pending migration under an advisory lock, so concurrent starts are safe: the
+ * others wait for the lock (the runner's own lock is a try-lock that fails every start but one),
+ * then find nothing left to apply. It holds one connection and needs a session of its own:
  * never run it through a transaction-mode pooler, where the lock would be taken and released on
  * whichever server connection each statement lands.
  */
 export async function migrate(databaseUrl: string, log: (msg: string) => void = () => undefined): Promise<void> {
   await ensureDatabase(databaseUrl);
-  await runner({
-    databaseUrl: { connectionString: databaseUrl, application_name: APPLICATION_NAME },
-    dir: MIGRATIONS_DIR,
-    direction: 'up',
-    migrationsTable: 'pgmigrations',
-    singleTransaction: true,
-    log,
-    logger: { debug: () => undefined, info: log, warn: log, error: log },
-  });
+  // A client of its own rather than the runner's, which has no error listener.
+  const client = await connectedClient(databaseUrl);
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await runner({
+      dbClient: client,
+      dir: MIGRATIONS_DIR,
+      direction: 'up',
+      migrationsTable: 'pgmigrations',
+      singleTransaction: true,
+      noLock: true,
+      log,
+      logger: { debug: () => undefined, info: log, warn: log, error: log },
+    });
+  } finally {
+    // Ending the session releases the lock.
+    await client.end();
+  }
 }

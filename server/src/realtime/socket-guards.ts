@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { battleOfRoom, isToolRoom } from '@duet/shared';
 import type { Ack } from '@duet/shared';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import proxyaddr from 'proxy-addr';
@@ -118,72 +119,92 @@ export function eventBudgets(limits: SocketLimits) {
 
 export const rateLimited = () => new AppError(429, 'rate_limited', 'Too many requests on this connection. Please slow down.');
 
-/** Battle and tool rooms the socket is in (its own id room is not counted). */
-export const joinedRooms = (socket: Socket): number => socket.rooms.size - 1;
+/**
+ * Battle and tool rooms the socket is in (its own id room is not counted, nor rooms a forged
+ * adapter message made it join: they would fill every socket's allowance).
+ */
+export function joinedRooms(socket: Socket): number {
+  let joined = 0;
+  for (const room of socket.rooms) if (battleOfRoom(room) !== null || isToolRoom(room)) joined += 1;
+  return joined;
+}
+
+type Method = (...args: unknown[]) => unknown;
+
+/**
+ * `redis` seen through a proxy: the methods in `replaced` are the given ones, every other method
+ * runs on the client itself. `constructor` stays as it is: the adapter tells the kind of client by
+ * its name.
+ */
+function withMethods(redis: RedisClient, replaced: (target: RedisClient, proxy: RedisClient) => Record<string, Method>): RedisClient {
+  let methods: Record<string, Method> | undefined;
+  return new Proxy(redis, {
+    get(target, prop, receiver: RedisClient) {
+      methods ??= replaced(target, receiver);
+      if (typeof prop === 'string' && Object.hasOwn(methods, prop)) return methods[prop];
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' && prop !== 'constructor' ? (value as Method).bind(target) : value;
+    },
+  });
+}
+
+/** `command` of `target`, its promise's failure going to `onError` instead of to nobody. */
+const caught =
+  (target: RedisClient, command: string, onError: (err: unknown, command: string) => void): Method =>
+  (...args) =>
+    ((target as unknown as Record<string, Method>)[command]!.apply(target, args) as Promise<unknown>).catch((err: unknown) => {
+      onError(err, command);
+      return 0;
+    });
 
 /**
  * The Socket.IO Redis adapter's subscriber connection, with every listener the adapter adds unable
  * to throw. The adapter decodes whatever arrives on its channels without a guard, so one malformed
  * message (anyone who can publish to Redis can send it) would end the process; here its failure,
- * thrown or rejected, goes to `onError` instead.
+ * thrown or rejected, goes to `onMessageError` instead. The (un)subscriptions it never awaits
+ * (at shutdown with Redis away, they fail) go to `onCommandError`.
  */
-export function guardedSubscriber(redis: RedisClient, onError: (err: unknown, event: string) => void): RedisClient {
-  type Listener = (...args: unknown[]) => unknown;
-  const guarded = new WeakMap<Listener, Listener>();
-  const guard = (event: string, listener: Listener): Listener => {
+export function guardedSubscriber(
+  redis: RedisClient,
+  onMessageError: (err: unknown, event: string) => void,
+  onCommandError: (err: unknown, command: string) => void,
+): RedisClient {
+  const guarded = new WeakMap<Method, Method>();
+  const guard = (event: string, listener: Method): Method => {
     let wrapped = guarded.get(listener);
     if (!wrapped) {
       wrapped = (...args) => {
         try {
           const result = listener(...args);
-          if (result instanceof Promise) result.catch((err: unknown) => onError(err, event));
+          if (result instanceof Promise) result.catch((err: unknown) => onMessageError(err, event));
         } catch (err) {
-          onError(err, event);
+          onMessageError(err, event);
         }
       };
       guarded.set(listener, wrapped);
     }
     return wrapped;
   };
-  return new Proxy(redis, {
-    get(target, prop, receiver) {
-      if (prop === 'on' || prop === 'addListener') {
-        return (event: string, listener: Listener) => {
-          target.on(event, guard(event, listener));
-          return receiver;
-        };
-      }
-      if (prop === 'off' || prop === 'removeListener') {
-        return (event: string, listener: Listener) => {
-          target.off(event, guarded.get(listener) ?? listener);
-          return receiver;
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as Listener).bind(target) : value;
-    },
+  return withMethods(redis, (target, proxy) => {
+    const on = (event: string, listener: Method) => {
+      target.on(event, guard(event, listener));
+      return proxy;
+    };
+    const off = (event: string, listener: Method) => {
+      target.off(event, guarded.get(listener) ?? listener);
+      return proxy;
+    };
+    const commands = ['subscribe', 'psubscribe', 'ssubscribe', 'unsubscribe', 'punsubscribe', 'sunsubscribe'].map((c) => [c, caught(target, c, onCommandError)]);
+    return { on, addListener: on, off, removeListener: off, ...Object.fromEntries(commands) } as Record<string, Method>;
   });
 }
 
 /**
  * The Socket.IO Redis adapter's publishing connection, with every PUBLISH's failure going to
  * `onError`. The adapter (one Redis, not a cluster: the sharded one catches its own) never handles
- * the promise a publish returns, so a broadcast while Redis is away, or the last win rates sent
- * as the gateway closes its connections, would be a rejection nothing handled.
+ * the promise a publish returns: the last win rates sent as the gateway closes its connections
+ * would be a rejection nothing handled.
  */
 export function guardedPublisher(redis: RedisClient, onError: (err: unknown) => void): RedisClient {
-  return new Proxy(redis, {
-    get(target, prop) {
-      if (prop === 'publish') {
-        return (channel: string, message: string | Buffer) =>
-          target.publish(channel, message).catch((err: unknown) => {
-            onError(err);
-            return 0;
-          });
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      // `constructor` as it is: the adapter tells the kind of client by its name.
-      return typeof value === 'function' && prop !== 'constructor' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withMethods(redis, (target) => ({ publish: caught(target, 'publish', onError) }));
 }

@@ -93,7 +93,11 @@ function parse<S extends z.ZodType>(schema: S, payload: unknown): z.infer<S> {
  * would only add a subscription for every battle someone watches.
  */
 export function socketIoAdapter(deps: Pick<RealtimeDeps, 'adapterPub' | 'adapterSub' | 'keys' | 'logger'>) {
-  const sub = guardedSubscriber(deps.adapterSub, (err, event) => deps.logger.warn({ err, event }, 'dropped a malformed Socket.IO adapter message'));
+  const sub = guardedSubscriber(
+    deps.adapterSub,
+    (err, event) => deps.logger.warn({ err, event }, 'dropped a malformed Socket.IO adapter message'),
+    (err, command) => deps.logger.debug({ err, command }, 'a Socket.IO adapter subscription failed'),
+  );
   return isCluster(deps.adapterPub)
     ? createShardedAdapter(deps.adapterPub, sub, { channelPrefix: deps.keys.socketIoChannel, subscriptionMode: 'static' })
     : createAdapter(

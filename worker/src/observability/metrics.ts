@@ -31,6 +31,8 @@ export interface WorkerMetrics extends BattleMetrics {
   battleStarted: (waitedMs: number) => void;
   /** Counts the failed attempts of `worker`'s jobs, by its queue. */
   countFailures: (worker: FailingWorker) => void;
+  /** Settles once its views of the queues have reached Redis; rejects if their first command failed (they would fail for good). */
+  ready: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -176,6 +178,7 @@ export function createWorkerMetrics(deps: {
         const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
         failures.inc({ queue: worker.name, final: String(final) });
       }),
+    ready: async () => void (await Promise.all(queues.map((q) => q.waitUntilReady()))),
     close: async () => void (await Promise.all(queues.map((q) => q.close()))),
   };
 }
