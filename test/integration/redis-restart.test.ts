@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, MAINTENANCE_QUEUE } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, MAINTENANCE_QUEUE, MODERATION_QUEUE } from '@duet/shared';
 import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -143,5 +143,24 @@ describe('Redis restarted with its data lost', () => {
     expect(rows.map((r) => r.text)).toEqual(['Short answer.', 'Short answer.']);
     await battles.close();
     await worker.stop();
+  }, 60_000);
+
+  it('writes the schedules again when Redis loses them with the link up', async () => {
+    const worker = spawnWorkerProcess({ ...duet.env, SCHEDULE_CHECK_MS: '300' });
+    workers.push(worker);
+    await worker.ready;
+    await waitFor(async () => (await schedulers()).length === 3, { what: 'the schedules' });
+    const moderation = new Queue(MODERATION_QUEUE, { connection: probe, prefix: bullPrefix(duet.prefix) });
+    try {
+      expect((await moderation.getJobSchedulers()).map((s) => s.key)).toEqual(['moderation-sweep']);
+      // Everything gone, and no connection dropped (no reconnection to write them again).
+      await probe.flushall();
+      await waitFor(async () => (await schedulers()).length === 3 && (await moderation.getJobSchedulers()).length === 1, { what: 'the schedules to be written again' });
+      expect(worker.output()).toContain('schedules were missing from Redis: written again');
+      expect(worker.output()).not.toContain('Redis is back');
+    } finally {
+      await moderation.close();
+      await worker.stop();
+    }
   }, 60_000);
 });

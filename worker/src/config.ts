@@ -44,6 +44,8 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   STORE_RETRY_MS: z.coerce.number().int().min(1_000).default(600_000),
   /** How often the sweeper looks for battles stuck `queued` or `running` with nothing in hand. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
+  /** How often a worker checks that the schedules (refits, sweeper, moderation) are still in Redis. */
+  SCHEDULE_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
   /** Battles younger than this are left alone by the sweeper. */
   SWEEP_STUCK_AFTER_MS: z.coerce.number().int().min(0).default(120_000),
   /** Times the sweeper re-queues one battle before it closes it as failed. */
@@ -94,6 +96,8 @@ export interface WorkerConfig {
   leaderboardIntervalMs: number;
   leaderboardStyleIntervalMs: number;
   storeRetryMs: number;
+  /** How often the schedules' presence in Redis is checked (they are written again when missing). */
+  scheduleCheckMs: number;
   sweep: { intervalMs: number; stuckAfterMs: number; maxRequeues: number; giveUpAfterMs: number };
   leaseMs: number;
   shutdownTimeoutMs: number;
@@ -148,6 +152,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,
     leaderboardStyleIntervalMs: Math.round(e.LEADERBOARD_STYLE_REFIT_MINUTES * 60_000),
     storeRetryMs: e.STORE_RETRY_MS,
+    scheduleCheckMs: e.SCHEDULE_CHECK_MS,
     sweep: {
       intervalMs: e.SWEEP_INTERVAL_MS,
       stuckAfterMs: e.SWEEP_STUCK_AFTER_MS,

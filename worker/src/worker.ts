@@ -205,6 +205,34 @@ export async function startWorker(
       (err: unknown) => logger.error({ err }, 'could not restore the schedules'),
     );
   });
+  // Redis can also lose them with the link up (a flush, a failover that kept the connection, a
+  // write refused just after a reconnection): every SCHEDULE_CHECK_MS, the missing ones are
+  // written again. Without the sweeper's, lost battle jobs would never be queued again.
+  const schedulesMissing = async () => {
+    const found = await Promise.all([
+      leaderboardQueue.getJobScheduler(LEADERBOARD_SCHEDULER),
+      leaderboardQueue.getJobScheduler(LEADERBOARD_STYLE_SCHEDULER),
+      maintenanceQueue.getJobScheduler('battle-sweep'),
+      moderation.scheduled(),
+    ]);
+    return found.some((schedule) => !schedule);
+  };
+  let checkingSchedules = false;
+  const scheduleCheck = setInterval(() => {
+    if (checkingSchedules) return;
+    checkingSchedules = true;
+    schedulesMissing()
+      .then(async (missing) => {
+        if (!missing) return;
+        await ensureSchedules();
+        logger.warn('schedules were missing from Redis: written again');
+      })
+      .catch((err: unknown) => logger.warn({ err }, 'could not check the schedules'))
+      .finally(() => {
+        checkingSchedules = false;
+      });
+  }, config.scheduleCheckMs);
+  scheduleCheck.unref();
 
   // The refit runs in a child process of its own: its CPU time never holds the battles' event loop.
   const leaderboardWorker = startLeaderboardWorker({
@@ -266,6 +294,7 @@ export async function startWorker(
         const handedBack = await Promise.race([closing.then(() => true), delay(2_000).then(() => false)]);
         if (!handedBack) await worker.close(true);
       }
+      clearInterval(scheduleCheck);
       leases.stop();
       flushWindow.stop();
       await Promise.all([leaderboardWorker.close(), maintenanceWorker.close()]);

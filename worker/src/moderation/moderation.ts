@@ -37,6 +37,8 @@ export interface Moderation {
   sweep: () => Promise<number>;
   /** Writes the periodic job's schedule (again: it lives in Redis, so after Redis lost it). */
   ensureSchedule: () => Promise<void>;
+  /** Whether its schedule is in Redis (a flush or a failover can lose it without a reconnection). */
+  scheduled: () => Promise<boolean>;
   /** Stops the periodic job's consumer and closes its queue. */
   close: () => Promise<void>;
 }
@@ -137,6 +139,7 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
     },
     sweep,
     ensureSchedule,
+    scheduled: async () => (await queue.getJobScheduler('moderation-sweep')) !== undefined,
     close: async () => {
       stopping = true;
       await worker.close();
