@@ -18,6 +18,7 @@ export type Readiness = z.infer<typeof ZReadinessSchema>;
 export interface ReadinessProbes {
   /** The migrations `pgmigrations` lists; null when the table does not exist yet. */
   appliedMigrations: () => Promise<ReadonlySet<string> | null>;
+  /** Resolves when Redis takes writes (`redisWritable`). */
   pingRedis: () => Promise<unknown>;
   /** Every migration the code needs (the file names without extension). */
   expectedMigrations: readonly string[];

@@ -35,10 +35,18 @@ export interface RedisConnectionOptions {
 /** Settles once a cluster's sharded subscribers know the slots (subscribing before that fails). */
 const subscribersReady = new WeakMap<Cluster, Promise<unknown>>();
 
+/**
+ * A write refused with READONLY: the connection is on a replica, typically the old primary after a
+ * failover (a managed Redis moves its address to the new primary; open connections stay where they
+ * were). Reconnecting reaches the primary; 2: the refused command is sent again once it is there.
+ */
+const reconnectOnReadOnly = (err: Error): 2 | false => (err.message.startsWith('READONLY') ? 2 : false);
+
 export function createRedisConnection(target: RedisTarget, name: string, opts: RedisConnectionOptions = {}): RedisClient {
-  const perCommand: RedisOptions = opts.failFast
-    ? { maxRetriesPerRequest: 1, commandTimeout: opts.commandTimeoutMs ?? 1_000 }
-    : { maxRetriesPerRequest: null };
+  const perCommand: RedisOptions = {
+    reconnectOnError: reconnectOnReadOnly,
+    ...(opts.failFast ? { maxRetriesPerRequest: 1, commandTimeout: opts.commandTimeoutMs ?? 1_000 } : { maxRetriesPerRequest: null }),
+  };
   const pipelining = opts.autoPipelining ? { enableAutoPipelining: true } : {};
   if (target.clusterNodes.length === 0) {
     return new Redis(target.url, { connectionName: name, ...perCommand, ...(opts.failFast ? { enableOfflineQueue: false } : {}), ...pipelining });
@@ -66,6 +74,24 @@ export const isCluster = (redis: RedisClient): redis is Cluster => redis.isClust
 /** The name the connection was opened with (for logs). */
 export const connectionNameOf = (redis: RedisClient): string | undefined =>
   isCluster(redis) ? redis.options.redisOptions?.connectionName : redis.options.connectionName;
+
+/**
+ * Whether Redis takes writes on this connection, for readiness: PING, and on one Redis its ROLE,
+ * which must be `master` (a connection left on a replica after a failover answers PING but refuses
+ * every write). Where ROLE is not allowed (some managed services), PING alone decides.
+ */
+export async function redisWritable(redis: RedisClient): Promise<void> {
+  if (isCluster(redis)) {
+    await redis.ping();
+    return;
+  }
+  const role = await redis.call('ROLE').catch((err: Error) => {
+    if (/^(NOPERM|ERR unknown command)/.test(err.message)) return null;
+    throw err;
+  });
+  if (role === null) await redis.ping();
+  else if (!Array.isArray(role) || role[0] !== 'master') throw new Error(`Redis answers as a ${String(Array.isArray(role) ? role[0] : role)}, not the primary`);
+}
 
 /** Waits until the connection is ready (a fail-fast connection refuses commands before that). */
 export async function redisReady(redis: RedisClient): Promise<void> {

@@ -4,7 +4,8 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -185,5 +186,46 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
       await healthy();
     },
     remove,
+  };
+}
+
+export interface TcpProxy {
+  port: number;
+  /** Where new connections go from now on; open ones stay where they are (as after a failover). */
+  retarget: (port: number) => void;
+  close: () => Promise<void>;
+}
+
+/** A TCP proxy on 127.0.0.1: the stable address a managed service moves from one server to another. */
+export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+  let target = targetPort;
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        open.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+  });
+  return {
+    port,
+    retarget: (next) => {
+      target = next;
+    },
+    close: async () => {
+      for (const socket of open) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

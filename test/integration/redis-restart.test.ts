@@ -156,7 +156,7 @@ describe('Redis restarted with its data lost', () => {
       // Everything gone, and no connection dropped (no reconnection to write them again).
       await probe.flushall();
       await waitFor(async () => (await schedulers()).length === 3 && (await moderation.getJobSchedulers()).length === 1, { what: 'the schedules to be written again' });
-      expect(worker.output()).toContain('schedules were missing from Redis: written again');
+      await waitFor(() => worker.output().includes('schedules were missing from Redis: written again'), { what: 'the worker to say so' });
       expect(worker.output()).not.toContain('Redis is back');
     } finally {
       await moderation.close();

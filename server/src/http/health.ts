@@ -1,6 +1,7 @@
 import { checkReadiness } from '@duet/shared';
 import type { Readiness } from '@duet/shared';
 import type { RequestHandler } from 'express';
+import { redisWritable } from '@duet/shared/redis-connection';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Db } from '../infra/db.ts';
 
@@ -36,7 +37,7 @@ export async function appliedMigrations(db: Db): Promise<Set<string> | null> {
 export const gatewayReadiness = (deps: ReadinessDeps): Promise<Readiness> =>
   checkReadiness({
     appliedMigrations: () => appliedMigrations(deps.db),
-    pingRedis: () => deps.redis.ping(),
+    pingRedis: () => redisWritable(deps.redis),
     expectedMigrations: deps.migrations,
     draining: deps.draining,
   });

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkReadiness } from '@duet/shared';
+import { redisWritable } from '@duet/shared/redis-connection';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -69,7 +70,7 @@ export async function startOpsServer(deps: OpsServerDeps): Promise<OpsServer> {
         case 'GET /readyz': {
           const state = await checkReadiness({
             appliedMigrations,
-            pingRedis: () => deps.redis.ping(),
+            pingRedis: () => redisWritable(deps.redis),
             expectedMigrations,
             draining: deps.draining,
           });
