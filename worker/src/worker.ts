@@ -277,7 +277,9 @@ export async function startWorker(
   maintenanceWorker.on('error', (err) => logger.debug({ err: err.message }, 'maintenance worker error'));
   for (const w of [leaderboardWorker, maintenanceWorker]) metrics.countFailures(w);
 
-  await worker.waitUntilReady();
+  // Every queue and worker reached Redis: a BullMQ connection whose first command failed would keep
+  // failing, silently, while this process looked healthy. Better not to start.
+  await Promise.all([worker, leaderboardWorker, maintenanceWorker, battleQueue, moderation].map((part) => part.waitUntilReady()));
   logger.info({ concurrency: config.concurrency, models: config.roster.map((m) => m.id), workerId, http: ops.url }, 'worker ready');
 
   return {

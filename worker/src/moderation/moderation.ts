@@ -39,6 +39,8 @@ export interface Moderation {
   ensureSchedule: () => Promise<void>;
   /** Whether its schedule is in Redis (a flush or a failover can lose it without a reconnection). */
   scheduled: () => Promise<boolean>;
+  /** Settles once its sweep worker has reached Redis; rejects if its first command failed. */
+  waitUntilReady: () => Promise<unknown>;
   /** Stops the periodic job's consumer and closes its queue. */
   close: () => Promise<void>;
 }
@@ -140,6 +142,7 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
     sweep,
     ensureSchedule,
     scheduled: async () => (await queue.getJobScheduler('moderation-sweep')) !== undefined,
+    waitUntilReady: () => worker.waitUntilReady(),
     close: async () => {
       stopping = true;
       await worker.close();
