@@ -177,6 +177,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     exportRoutes(createExportService({ db }), {
       logger,
       enabled: config.exportEnabled,
+      stallMs: config.exportStallMs,
       limit: limit('export', config.rateLimits.exportsPerMinute),
     }),
   );

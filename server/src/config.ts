@@ -84,6 +84,8 @@ const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   RATE_LIMIT_EXPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
   /** Serve the open-data export (`GET /api/export/votes.jsonl|.csv`); off, it answers 404. */
   EXPORT_ENABLED: bool.default(false),
+  /** A download whose reader takes nothing for this long is cut, freeing its slot and connection. */
+  EXPORT_STALL_MS: z.coerce.number().int().min(100).default(60_000),
   /** Bearer token of the operators' admin API (`/api/admin/...`); unset, the admin API is off. */
   ADMIN_TOKEN: optional.pipe(z.string().min(32, 'at least 32 characters').optional()),
   /** Votes per voter (account, else hashed IP) per UTC day that count; more are kept, marked. 0: no cap. */
@@ -140,6 +142,8 @@ export interface GatewayConfig {
   dailyVoteCap: number;
   /** Whether the open-data export is served. */
   exportEnabled: boolean;
+  /** A download whose reader takes nothing for this long is cut. */
+  exportStallMs: number;
   /** ADMIN_TOKEN; null: the admin API is off. */
   adminToken: string | null;
   roster: ModelSpec[];
@@ -194,6 +198,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     migrateOnStart: e.MIGRATE_ON_START,
     dailyVoteCap: e.VOTE_DAILY_CAP,
     exportEnabled: e.EXPORT_ENABLED,
+    exportStallMs: e.EXPORT_STALL_MS,
     adminToken: e.ADMIN_TOKEN ?? null,
     roster,
     demoModels: demo,

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
@@ -11,7 +13,8 @@ describe('the open-data export', () => {
   let duet: TestDuet;
 
   beforeAll(async () => {
-    duet = await startTestDuet({ noWorker: true, env: { EXPORT_ENABLED: 'true' } });
+    // A reader that takes nothing for 3 s is cut (60 s as shipped).
+    duet = await startTestDuet({ noWorker: true, env: { EXPORT_ENABLED: 'true', EXPORT_STALL_MS: '3000' } });
     // 100,000 finished, voted battles that passed moderation, written by PostgreSQL itself.
     await duet.db.pool.query(
       `INSERT INTO battles (id, tool, lang, text, inputs, model_a, label_a, family_a, model_b, label_b, family_b,
@@ -39,7 +42,8 @@ describe('the open-data export', () => {
   });
 
   it('runs at most two downloads at once, so slow readers cannot take every database connection', async () => {
-    // Two readers that read one chunk and then stall, holding their cursors open.
+    // Two downloads under way, holding their cursors open (fetch reads on into memory however
+    // slowly it is consumed: the next test stalls readers for real).
     const stalled = await Promise.all(
       [1, 2].map(async () => {
         const controller = new AbortController();
@@ -64,6 +68,59 @@ describe('the open-data export', () => {
       },
       { what: 'the stalled downloads to be released' },
     );
+  }, 60_000);
+
+  it('cuts readers that stay connected but take nothing, so they cannot hold the download slots', async () => {
+    // Raw connections that read the first bytes, then nothing: the kernel's buffers fill and the
+    // gateway's writes wait. (fetch would keep reading into memory however slowly it is consumed.)
+    const { port } = new URL(duet.url);
+    const stalled = await Promise.all(
+      [1, 2].map(
+        () =>
+          new Promise<{ socket: Socket; received: () => string; closed: Promise<void> }>((resolve, reject) => {
+            const socket = connect(Number(port), '127.0.0.1');
+            let text = '';
+            let answered = false;
+            const closed = new Promise<void>((done) => socket.once('close', () => done()));
+            socket.on('error', () => undefined);
+            socket.once('connect', () =>
+              socket.write('GET /api/export/votes.jsonl HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: identity\r\n\r\n'),
+            );
+            socket.on('data', (chunk: Buffer) => {
+              text += chunk.toString('latin1');
+              if (!answered) {
+                answered = true;
+                socket.pause();
+                resolve({ socket, received: () => text, closed });
+              }
+            });
+            socket.once('close', () => reject(new Error(`closed before answering: ${text.slice(0, 200)}`)));
+          }),
+      ),
+    );
+    try {
+      for (const s of stalled) expect(s.received()).toMatch(/^HTTP\/1\.1 200/);
+      expect((await fetch(`${duet.url}/api/export/votes.csv`)).status).toBe(503);
+      // Never closed by the readers: only the gateway's cut frees their slots.
+      await waitFor(
+        async () => {
+          const controller = new AbortController();
+          const res = await fetch(`${duet.url}/api/export/votes.csv`, { signal: controller.signal });
+          controller.abort();
+          return res.status === 200 || undefined;
+        },
+        { what: 'a download accepted while the stalled readers stay connected', intervalMs: 500 },
+      );
+      // Each stalled reader's connection was closed without the chunked body's last chunk: a
+      // client sees a broken download, not a short file that looks complete.
+      for (const s of stalled) {
+        s.socket.resume();
+        await s.closed;
+        expect(s.received().endsWith('\r\n0\r\n\r\n')).toBe(false);
+      }
+    } finally {
+      for (const s of stalled) s.socket.destroy();
+    }
   }, 60_000);
 
   it('streams 100,000 votes in bounded memory', async () => {

@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import type { ExportFormat, ExportService } from './export.service.ts';
 
 /** `GET /api/export/votes.jsonl|.csv`: the open data set, only when `enabled` (EXPORT_ENABLED). */
-export function exportRoutes(service: ExportService, deps: { logger: Logger; limit: RequestHandler; enabled: boolean }): Router {
+export function exportRoutes(service: ExportService, deps: { logger: Logger; limit: RequestHandler; enabled: boolean; stallMs: number }): Router {
   const router = Router();
 
   const enabled: RequestHandler = (_req, _res, next) => {
@@ -20,6 +20,13 @@ export function exportRoutes(service: ExportService, deps: { logger: Logger; lim
       res.set('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
       res.set('Content-Disposition', `attachment; filename="duet-votes.${format}"`);
       res.set('Cache-Control', 'no-store');
+      // Only `maxConcurrent` downloads run at once, each holding a database connection: a reader
+      // that stops reading but stays connected would keep its slot for good. Nothing written or
+      // read on the connection for `stallMs`: it is cut.
+      res.setTimeout(deps.stallMs, () => {
+        (req.log ?? deps.logger).warn({ stallMs: deps.stallMs }, 'vote export cut: its reader took nothing');
+        res.destroy();
+      });
       await service.writeTo(format, res).catch((err: unknown) => {
         // The request's own logger: the line carries its request id.
         if (!req.socket.destroyed) (req.log ?? deps.logger).warn({ err }, 'vote export stopped');
