@@ -4,7 +4,7 @@
  * imports that, and must not pull in ioredis.
  */
 import { once } from 'node:events';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis, ReplyError } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import type { RedisNode } from './env.ts';
 
@@ -38,18 +38,27 @@ const subscribersReady = new WeakMap<Cluster, Promise<unknown>>();
 /**
  * A write refused with READONLY: the connection is on a replica, typically the old primary after a
  * failover (a managed Redis moves its address to the new primary; open connections stay where they
- * were). Reconnecting reaches the primary; 2: the refused command is sent again once it is there.
+ * were). Reconnecting reaches the primary. 1: the refused command fails (it did not run: a replica
+ * refuses a write, or a script at its first write, before doing it) and its caller's own retry
+ * goes to the new primary; resending it (2) would loop for good while the address still points
+ * at a replica. Redis 6 reports a script's refusal as `ERR Error running script … -READONLY …`.
+ * One Redis only: a cluster's nodes answer MOVED, and ioredis's cluster handles that itself.
  */
-const reconnectOnReadOnly = (err: Error): 2 | false => (err.message.startsWith('READONLY') ? 2 : false);
+const reconnectOnReadOnly = (err: Error): 1 | false => (/(^|-)READONLY\b/.test(err.message) ? 1 : false);
 
 export function createRedisConnection(target: RedisTarget, name: string, opts: RedisConnectionOptions = {}): RedisClient {
-  const perCommand: RedisOptions = {
-    reconnectOnError: reconnectOnReadOnly,
-    ...(opts.failFast ? { maxRetriesPerRequest: 1, commandTimeout: opts.commandTimeoutMs ?? 1_000 } : { maxRetriesPerRequest: null }),
-  };
+  const perCommand: RedisOptions = opts.failFast
+    ? { maxRetriesPerRequest: 1, commandTimeout: opts.commandTimeoutMs ?? 1_000 }
+    : { maxRetriesPerRequest: null };
   const pipelining = opts.autoPipelining ? { enableAutoPipelining: true } : {};
   if (target.clusterNodes.length === 0) {
-    return new Redis(target.url, { connectionName: name, ...perCommand, ...(opts.failFast ? { enableOfflineQueue: false } : {}), ...pipelining });
+    return new Redis(target.url, {
+      connectionName: name,
+      ...perCommand,
+      reconnectOnError: reconnectOnReadOnly,
+      ...(opts.failFast ? { enableOfflineQueue: false } : {}),
+      ...pipelining,
+    });
   }
   const url = new URL(target.url);
   const cluster = new Cluster(target.clusterNodes, {
@@ -77,20 +86,30 @@ export const connectionNameOf = (redis: RedisClient): string | undefined =>
 
 /**
  * Whether Redis takes writes on this connection, for readiness: PING, and on one Redis its ROLE,
- * which must be `master` (a connection left on a replica after a failover answers PING but refuses
- * every write). Where ROLE is not allowed (some managed services), PING alone decides.
+ * which must not be a replica's (a connection left on the old primary after a failover answers
+ * PING but refuses every write). Such a connection is sent to reconnect (through the service's
+ * address, to the new primary) before this throws: a process nobody sends traffic to while it is
+ * not ready would otherwise never write, never move, and never be ready again. Where ROLE is
+ * refused (some managed services and proxies), PING alone decides.
  */
 export async function redisWritable(redis: RedisClient): Promise<void> {
   if (isCluster(redis)) {
     await redis.ping();
     return;
   }
-  const role = await redis.call('ROLE').catch((err: Error) => {
-    if (/^(NOPERM|ERR unknown command)/.test(err.message)) return null;
+  const role = await redis.call('ROLE').catch((err: unknown) => {
+    if (err instanceof ReplyError) return null;
     throw err;
   });
-  if (role === null) await redis.ping();
-  else if (!Array.isArray(role) || role[0] !== 'master') throw new Error(`Redis answers as a ${String(Array.isArray(role) ? role[0] : role)}, not the primary`);
+  if (role === null) {
+    await redis.ping();
+    return;
+  }
+  const kind = Array.isArray(role) ? String(role[0]) : String(role);
+  if (kind === 'slave' || kind === 'sentinel') {
+    redis.disconnect(true);
+    throw new Error(`Redis answers as a ${kind}, not the primary: reconnecting`);
+  }
 }
 
 /** Waits until the connection is ready (a fail-fast connection refuses commands before that). */

@@ -193,6 +193,12 @@ export async function startWorker(
     await moderation.ensureSchedule();
   };
   await ensureSchedules();
+  /** One writing at a time, however often the connection comes back or a check finds one missing. */
+  let writing: Promise<void> | null = null;
+  const writeSchedules = () =>
+    (writing ??= ensureSchedules().finally(() => {
+      writing = null;
+    }));
   let lostRedis = false;
   bullConnection.on('close', () => {
     lostRedis = true;
@@ -200,7 +206,7 @@ export async function startWorker(
   bullConnection.on('ready', () => {
     if (!lostRedis) return;
     lostRedis = false;
-    ensureSchedules().then(
+    writeSchedules().then(
       () => logger.warn('Redis is back: schedules written again'),
       (err: unknown) => logger.error({ err }, 'could not restore the schedules'),
     );
@@ -224,7 +230,7 @@ export async function startWorker(
     schedulesMissing()
       .then(async (missing) => {
         if (!missing) return;
-        await ensureSchedules();
+        await writeSchedules();
         logger.warn('schedules were missing from Redis: written again');
       })
       .catch((err: unknown) => logger.warn({ err }, 'could not check the schedules'))

@@ -25,7 +25,8 @@ export function migrationNames(dir: string = MIGRATIONS_DIR): string[] {
  * not end the process (an 'error' with no listener would): the next statement fails instead.
  */
 async function connectedClient(connectionString: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME });
+  // Keepalive: a lock holder whose host vanished is noticed, and its lock released, sooner.
+  const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME, keepAlive: true });
   client.on('error', () => undefined);
   await client.connect();
   return client;
@@ -55,6 +56,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 
 /** The advisory lock migrations run under (any constant; Duet's own, not the runner's try-lock). */
 const MIGRATION_LOCK = 7_346_091_522;
+/** How long a start waits for another's migrations before it gives up (exit 1; its supervisor retries). */
+const MIGRATION_LOCK_WAIT = '10min';
 
 /**
  * Applies every pending migration under an advisory lock, so concurrent starts are safe: the
@@ -68,7 +71,10 @@ export async function migrate(databaseUrl: string, log: (msg: string) => void = 
   // A client of its own rather than the runner's, which has no error listener.
   const client = await connectedClient(databaseUrl);
   try {
+    // Waiting, but not for ever: a holder that hangs would otherwise hold every start with it.
+    await client.query(`SET lock_timeout = '${MIGRATION_LOCK_WAIT}'`);
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('RESET lock_timeout');
     await runner({
       dbClient: client,
       dir: MIGRATIONS_DIR,

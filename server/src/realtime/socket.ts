@@ -96,7 +96,7 @@ export function socketIoAdapter(deps: Pick<RealtimeDeps, 'adapterPub' | 'adapter
   const sub = guardedSubscriber(
     deps.adapterSub,
     (err, event) => deps.logger.warn({ err, event }, 'dropped a malformed Socket.IO adapter message'),
-    (err, command) => deps.logger.debug({ err, command }, 'a Socket.IO adapter subscription failed'),
+    (err, command) => deps.logger.warn({ err, command }, 'a Socket.IO adapter subscription failed'),
   );
   return isCluster(deps.adapterPub)
     ? createShardedAdapter(deps.adapterPub, sub, { channelPrefix: deps.keys.socketIoChannel, subscriptionMode: 'static' })

@@ -22,9 +22,10 @@ export function exportRoutes(service: ExportService, deps: { logger: Logger; lim
       res.set('Cache-Control', 'no-store');
       // Only `maxConcurrent` downloads run at once, each holding a database connection: a reader
       // that stops reading but stays connected would keep its slot for good. Nothing written or
-      // read on the connection for `stallMs`: it is cut.
+      // read on the connection for `stallMs` (60 s as shipped; PostgreSQL's first rows and a free
+      // pool connection come far sooner): it is cut.
       res.setTimeout(deps.stallMs, () => {
-        (req.log ?? deps.logger).warn({ stallMs: deps.stallMs }, 'vote export cut: its reader took nothing');
+        (req.log ?? deps.logger).warn({ stallMs: deps.stallMs }, 'vote export cut: nothing sent or taken');
         res.destroy();
       });
       await service.writeTo(format, res).catch((err: unknown) => {
