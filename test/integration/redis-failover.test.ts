@@ -85,6 +85,8 @@ describe('Redis failing over behind one address', () => {
     await adminOf(replica).call('REPLICAOF', 'NO', 'ONE');
     proxy.retarget(replica.port);
     await adminOf(primary).call('REPLICAOF', '127.0.0.1', String(replica.port));
+    // The test's own connection (it removes the test's keys at the end) moves too.
+    duet.redis.disconnect(true);
 
     // Nothing has written through the gateway's request connection yet: it still sits on a replica.
     const ready = await fetch(`${duet.url}/readyz`);
