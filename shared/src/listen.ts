@@ -24,8 +24,8 @@ export async function listen(server: Server, port: number, host: string, logger:
       resolve();
     });
   });
-  server.on('error', (err) => logger.error({ err, port }, 'the server could not take a connection'));
   const address = (server.address() as AddressInfo).port;
+  server.on('error', (err) => logger.error({ err, port: address }, 'the server could not take a connection'));
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address}`,

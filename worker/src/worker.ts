@@ -22,6 +22,8 @@ import { createDb } from './infra/db.ts';
 import { createRedis, isCluster, redisReady } from './infra/redis.ts';
 import { startLeaderboardWorker } from './jobs/leaderboard-worker.ts';
 import { closeBattle, createRunBattleHandler, createStartPacer, providerLookup, RunStopped } from './jobs/run-battle.handler.ts';
+import type { Schedule } from './jobs/schedules.ts';
+import { anyScheduleMissing, writeSchedule } from './jobs/schedules.ts';
 import { createSweepBattles } from './jobs/sweep-battles.handler.ts';
 import { createBattleLeases } from './live/battle-leases.ts';
 import { createBattlePublisher } from './live/battle-publisher.ts';
@@ -173,24 +175,15 @@ export async function startWorker(
   const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: bullConnection, prefix });
   const battleQueue = new Queue<RunBattleJob>(BATTLE_QUEUE, { connection: bullConnection, prefix });
   for (const q of [leaderboardQueue, maintenanceQueue, battleQueue]) q.on('error', (err) => logger.debug({ err: err.message }, 'queue error'));
-  /** Writes the schedules; they live in Redis, so this runs again whenever Redis comes back. */
+  const schedules: Schedule[] = [
+    { queue: leaderboardQueue, id: LEADERBOARD_SCHEDULER, everyMs: config.leaderboardIntervalMs, job: COMPUTE_LEADERBOARD_JOB },
+    { queue: leaderboardQueue, id: LEADERBOARD_STYLE_SCHEDULER, everyMs: config.leaderboardStyleIntervalMs, job: COMPUTE_STYLE_LEADERBOARD_JOB },
+    { queue: maintenanceQueue, id: 'battle-sweep', everyMs: config.sweep.intervalMs, job: SWEEP_BATTLES_JOB },
+    moderation.schedule,
+  ];
+  /** Writes the schedules; they live in Redis, so this runs again whenever Redis lost them. */
   const ensureSchedules = async () => {
-    await leaderboardQueue.upsertJobScheduler(
-      LEADERBOARD_SCHEDULER,
-      { every: config.leaderboardIntervalMs },
-      { name: COMPUTE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
-    );
-    await leaderboardQueue.upsertJobScheduler(
-      LEADERBOARD_STYLE_SCHEDULER,
-      { every: config.leaderboardStyleIntervalMs },
-      { name: COMPUTE_STYLE_LEADERBOARD_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
-    );
-    await maintenanceQueue.upsertJobScheduler(
-      'battle-sweep',
-      { every: config.sweep.intervalMs },
-      { name: SWEEP_BATTLES_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
-    );
-    await moderation.ensureSchedule();
+    for (const schedule of schedules) await writeSchedule(schedule);
   };
   await ensureSchedules();
   /** One writing at a time, however often the connection comes back or a check finds one missing. */
@@ -214,20 +207,11 @@ export async function startWorker(
   // Redis can also lose them with the link up (a flush, a failover that kept the connection, a
   // write refused just after a reconnection): every SCHEDULE_CHECK_MS, the missing ones are
   // written again. Without the sweeper's, lost battle jobs would never be queued again.
-  const schedulesMissing = async () => {
-    const found = await Promise.all([
-      leaderboardQueue.getJobScheduler(LEADERBOARD_SCHEDULER),
-      leaderboardQueue.getJobScheduler(LEADERBOARD_STYLE_SCHEDULER),
-      maintenanceQueue.getJobScheduler('battle-sweep'),
-      moderation.scheduled(),
-    ]);
-    return found.some((schedule) => !schedule);
-  };
   let checkingSchedules = false;
   const scheduleCheck = setInterval(() => {
     if (checkingSchedules) return;
     checkingSchedules = true;
-    schedulesMissing()
+    anyScheduleMissing(schedules)
       .then(async (missing) => {
         if (!missing) return;
         await writeSchedules();

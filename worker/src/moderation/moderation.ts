@@ -4,6 +4,8 @@ import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
 import type { ModerationConfig } from '../config.ts';
 import type { Db } from '../infra/db.ts';
+import type { Schedule } from '../jobs/schedules.ts';
+import { writeSchedule } from '../jobs/schedules.ts';
 import * as repo from './moderation.repo.ts';
 import type { BattleToModerate } from './moderation.repo.ts';
 import type { ModerationContent, ModerationVerdict, Moderator } from './moderator.ts';
@@ -35,10 +37,8 @@ export interface Moderation {
   moderateBattle: (battleId: string, known?: ModerationContent) => Promise<void>;
   /** Moderates one batch of pending battles now, as the periodic job does; returns how many were decided. */
   sweep: () => Promise<number>;
-  /** Writes the periodic job's schedule (again: it lives in Redis, so after Redis lost it). */
-  ensureSchedule: () => Promise<void>;
-  /** Whether its schedule is in Redis (a flush or a failover can lose it without a reconnection). */
-  scheduled: () => Promise<boolean>;
+  /** The periodic sweep's schedule, written at start; the worker writes it again when Redis lost it. */
+  schedule: Schedule;
   /** Settles once its sweep worker has reached Redis; rejects if its first command failed. */
   waitUntilReady: () => Promise<unknown>;
   /** Stops the periodic job's consumer and closes its queue. */
@@ -119,14 +119,8 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
   const queue = new Queue(MODERATION_QUEUE, { connection: deps.connection, prefix: deps.prefix });
   // Without a listener BullMQ prints each lost connection's stack to stderr while Redis is away.
   queue.on('error', (err) => log.debug({ err: err.message }, 'moderation queue error'));
-  const ensureSchedule = async () => {
-    await queue.upsertJobScheduler(
-      'moderation-sweep',
-      { every: deps.config.intervalMs },
-      { name: MODERATE_PENDING_JOB, opts: { removeOnComplete: 50, removeOnFail: 50 } },
-    );
-  };
-  await ensureSchedule();
+  const schedule: Schedule = { queue, id: 'moderation-sweep', everyMs: deps.config.intervalMs, job: MODERATE_PENDING_JOB };
+  await writeSchedule(schedule);
   const worker = new Worker(MODERATION_QUEUE, async () => ({ decided: await sweep() }), {
     connection: deps.connection,
     prefix: deps.prefix,
@@ -140,8 +134,7 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
       await moderateOne(battleId, known);
     },
     sweep,
-    ensureSchedule,
-    scheduled: async () => (await queue.getJobScheduler('moderation-sweep')) !== undefined,
+    schedule,
     waitUntilReady: () => worker.waitUntilReady(),
     close: async () => {
       stopping = true;
