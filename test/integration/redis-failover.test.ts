@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { postJson } from '../helpers/api.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 import type { PrivateRedis, TcpProxy } from '../helpers/private-services.ts';
@@ -60,13 +61,9 @@ describe('Redis failing over behind one address', () => {
   const postBattle = async (text: string, tries: number) => {
     const statuses: number[] = [];
     for (let i = 0; i < tries; i++) {
-      const res = await fetch(`${duet.url}/api/battles`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tool: 'anything-question', text, lang: 'en' }),
-      });
+      const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text, lang: 'en' });
       statuses.push(res.status);
-      if (res.status === 202) return { battleId: ((await res.json()) as CreateBattleResponse).battleId, statuses };
+      if (res.status === 202) return { battleId: res.body.battleId, statuses };
       await new Promise((r) => setTimeout(r, 300));
     }
     return { battleId: null, statuses };
