@@ -68,7 +68,7 @@ const delay = monitorEventLoopDelay({ resolution: 1 });
 
 /** RUNS refits through the queue, the 1 ms timer measured from the first job's enqueueing to the last one's end. */
 async function measureRefits(mode: Exclude<typeof env.MODE, 'idle'>): Promise<{ runs: RefitRun[]; styleRun?: RefitRun; afterStyleRun?: RefitRun }> {
-  const db = createDb(env.DATABASE_URL, 2);
+  const db = createDb(env.DATABASE_URL, 2, 'bench-refit', 0);
   const redis = createRedis({ url: env.REDIS_URL, clusterNodes: [] }, 'bench-refit', { failFast: true });
   const connection = createRedis({ url: env.REDIS_URL, clusterNodes: [] }, 'bench-refit-bull');
   await Promise.all([redisReady(redis), redisReady(connection)]);

@@ -113,6 +113,8 @@ export interface GatewayConfig {
   host: string;
   databaseUrl: string;
   dbPoolSize: number;
+  /** DB_QUERY_TIMEOUT_MS: how long a query may go unanswered (0: no bound). */
+  dbQueryTimeoutMs: number;
   redisUrl: string;
   /** REDIS_CLUSTER_NODES: the Redis Cluster's nodes; empty: one Redis at `redisUrl`. */
   redisClusterNodes: RedisNode[];
@@ -168,6 +170,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
+    dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     redisClusterNodes: e.REDIS_CLUSTER_NODES,
     redisPrefix: e.REDIS_PREFIX,

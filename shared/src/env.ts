@@ -50,6 +50,12 @@ export const ZInfraEnvSchema = z.object({
    * battles run at once: PostgreSQL serves every process from one connection limit.
    */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * How long one query may go unanswered before it fails and its connection is closed (0: no
+   * bound). Without it, the queries on connections to a database host that died or moved wait
+   * about 15 minutes for the kernel to give up, each holding a slot of the pool.
+   */
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 /** Parses an environment with a schema, failing with every bad key listed. */

@@ -193,20 +193,28 @@ export interface TcpProxy {
   port: number;
   /** Where new connections go from now on; open ones stay where they are (as after a failover). */
   retarget: (port: number) => void;
+  /**
+   * The server behind every open connection is gone without a word, as when a host dies or a
+   * failover moves the address: the server side is closed (the server ends those sessions), the
+   * client side stays open and never hears again. New connections go through as before.
+   */
+  strand: () => void;
   close: () => Promise<void>;
 }
 
 /** A TCP proxy on 127.0.0.1: the stable address a managed service moves from one server to another. */
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   let target = targetPort;
-  const open = new Set<Socket>();
+  const pairs = new Set<{ client: Socket; upstream: Socket }>();
+  const stranded = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(target, '127.0.0.1');
+    const pair = { client, upstream };
+    pairs.add(pair);
     for (const socket of [client, upstream]) {
-      open.add(socket);
       socket.on('error', () => undefined);
       socket.on('close', () => {
-        open.delete(socket);
+        if (!pairs.delete(pair)) return;
         client.destroy();
         upstream.destroy();
       });
@@ -223,8 +231,23 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     retarget: (next) => {
       target = next;
     },
+    strand: () => {
+      for (const pair of [...pairs]) {
+        pairs.delete(pair);
+        pair.client.unpipe(pair.upstream);
+        pair.upstream.unpipe(pair.client);
+        pair.upstream.destroy();
+        // Whatever the client sends is read and dropped, so it never sees a full window or a reset.
+        pair.client.on('data', () => undefined);
+        stranded.add(pair.client);
+      }
+    },
     close: async () => {
-      for (const socket of open) socket.destroy();
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      for (const socket of stranded) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

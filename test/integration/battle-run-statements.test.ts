@@ -48,7 +48,7 @@ describe('the statements a worker sends per battle', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     const c = config();
-    pool = createDb(db.url, 4);
+    pool = createDb(db.url, 4, 'duet-worker', c.dbQueryTimeoutMs);
     const noted = new Proxy(pool, {
       get(target, prop) {
         if (prop === 'query') {

@@ -58,7 +58,7 @@ export async function startWorker(
   logger: Logger = pino({ level: config.logLevel }),
   overrides: WorkerOverrides = {},
 ): Promise<BattleWorker> {
-  const db = createDb(config.databaseUrl, config.dbPoolSize);
+  const db = createDb(config.databaseUrl, config.dbPoolSize, 'duet-worker', config.dbQueryTimeoutMs);
   db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
   const target = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
   const redis = createRedis(target, 'duet-worker', { failFast: true });

@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorResponse, FieldIssue } from '@duet/shared';
+import { isQueryTimeout } from '@duet/shared/pg-pool';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -57,7 +58,8 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
  * What an error means for the client, when it is not a bug of ours: an `AppError` as it is; a 4xx
  * raised by body-parser or the router (bad JSON, bad charset or encoding, malformed %-escapes); a
  * value PostgreSQL refused as data (SQLSTATE class 22: the request carried it); or an outage of
- * PostgreSQL or Redis (503, so the client tries again). Null for anything else: that is a 500.
+ * PostgreSQL or Redis, or a query PostgreSQL left unanswered past its bound (503, so the client
+ * tries again). Null for anything else: that is a 500.
  */
 export function clientErrorOf(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
@@ -72,7 +74,7 @@ export function clientErrorOf(err: unknown): AppError | null {
   }
   const code = typeof e.code === 'string' ? e.code : '';
   if (code.startsWith('22')) return new AppError(400, 'validation_failed', 'A value in the request is not valid');
-  if (OUTAGE_CODES.has(code) || code.startsWith('08') || (typeof e.message === 'string' && OUTAGE_MESSAGES.test(e.message))) {
+  if (OUTAGE_CODES.has(code) || code.startsWith('08') || isQueryTimeout(err) || (typeof e.message === 'string' && OUTAGE_MESSAGES.test(e.message))) {
     return new AppError(503, 'unavailable', 'Duet cannot reach its database right now. Please try again in a moment.');
   }
   return null;

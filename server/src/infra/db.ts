@@ -1,30 +1,14 @@
-import pg from 'pg';
+import { createPool } from '@duet/shared/pg-pool';
+import type { Db } from '@duet/shared/pg-pool';
 
-export type Db = pg.Pool;
-export type DbClient = pg.PoolClient;
+export type { Db, DbClient } from '@duet/shared/pg-pool';
+export { withTransaction } from '@duet/shared/pg-pool';
 
 /**
- * Opens a connection pool of at most `max` connections. A request waits at most 10 s for a free
- * connection, then fails, rather than hanging behind a pool held by slow work. Its connections
- * carry `applicationName`, so `pg_stat_activity` shows which process holds which connections
- * (docs/operations.md, "PostgreSQL connections").
+ * A pool of at most `max` connections (`createPool`). A request waits at most 10 s for a free
+ * connection, then fails, rather than hanging behind a pool held by slow work; a query unanswered
+ * for `queryTimeoutMs` fails too (503) and its connection is closed. Its connections carry
+ * `applicationName` in `pg_stat_activity` (docs/operations.md, "PostgreSQL connections").
  */
-export function createDb(databaseUrl: string, max = 10, applicationName = 'duet-gateway'): Db {
-  return new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 10_000, application_name: applicationName });
-}
-
-/** Runs `fn` in one transaction: committed if it returns, rolled back if it throws. */
-export async function withTransaction<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promise<T> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}
+export const createDb = (databaseUrl: string, max: number, queryTimeoutMs: number, applicationName = 'duet-gateway'): Db =>
+  createPool(databaseUrl, { max, applicationName, queryTimeoutMs, connectTimeoutMs: 10_000 });

@@ -1,10 +1,13 @@
-import pg from 'pg';
+import { createPool } from '@duet/shared/pg-pool';
+import type { Db } from '@duet/shared/pg-pool';
 
-export type Db = pg.Pool;
+export type { Db } from '@duet/shared/pg-pool';
+export { withTransaction } from '@duet/shared/pg-pool';
 
 /**
  * A pool of at most `max` connections, named `applicationName` in `pg_stat_activity` (the battle
- * worker's, or the leaderboard refit's).
+ * worker's, or the leaderboard refit's). A query unanswered for `queryTimeoutMs` fails and its
+ * connection is closed (`createPool`); the battle's writes are tried again on another.
  */
-export const createDb = (databaseUrl: string, max = 10, applicationName = 'duet-worker'): Db =>
-  new pg.Pool({ connectionString: databaseUrl, max, application_name: applicationName });
+export const createDb = (databaseUrl: string, max: number, applicationName: string, queryTimeoutMs: number): Db =>
+  createPool(databaseUrl, { max, applicationName, queryTimeoutMs });

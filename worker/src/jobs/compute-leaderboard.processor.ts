@@ -24,6 +24,12 @@ export const ZRefitEnvSchema = z.object({
   REDIS_CLUSTER_NODES: ZInfraEnvSchema.shape.REDIS_CLUSTER_NODES,
   REDIS_PREFIX: ZInfraEnvSchema.shape.REDIS_PREFIX.unwrap(),
 });
+/**
+ * How long one of the refit's queries may go unanswered. Longer than the battle path's bound: the
+ * style refit reads every vote in one query, which takes seconds at a million votes.
+ */
+const REFIT_QUERY_TIMEOUT_MS = 10 * 60_000;
+
 /** The settings as they go into the child's environment. */
 export type RefitEnv = z.input<typeof ZRefitEnvSchema>;
 
@@ -49,7 +55,7 @@ export default async function computeLeaderboardProcessor(job: SandboxedJob): Pr
     setPriority(Math.max(getPriority(), REFIT_NICENESS)); // never higher than it was: that would need privileges
     endWithParent();
   }
-  const db = createDb(env.DATABASE_URL, 1, 'duet-refit');
+  const db = createDb(env.DATABASE_URL, 1, 'duet-refit', REFIT_QUERY_TIMEOUT_MS);
   db.on('error', () => undefined); // a dropped idle connection must not end the process: the query using it fails
   const redis = createRedis({ url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES }, 'duet-leaderboard-refit', { failFast: true });
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails

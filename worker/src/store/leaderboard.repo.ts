@@ -1,5 +1,6 @@
 import type { Language, LeaderboardControl, ModelFamily, ModelSpeed, Winner } from '@duet/shared';
 import type { Db } from '../infra/db.ts';
+import { withTransaction } from '../infra/db.ts';
 import { answerStyle } from './answer-style.ts';
 
 /** Counted votes of one tool, language, kind of question, pairing (sides as shown) and verdict: a cell of the fit. */
@@ -65,9 +66,7 @@ export interface FoldResult {
  * an earlier fold had passed its time is counted too; only the cells that differ are written.
  */
 export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reconcile?: boolean } = {}): Promise<FoldResult> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(db, async (client) => {
     await client.query(`INSERT INTO leaderboard_fold (folded_through) VALUES ('-infinity') ON CONFLICT (id) DO NOTHING`);
     const { rows } = await client.query<{ from: Date; through: Date }>(
       `SELECT folded_through AS from, greatest(folded_through, now() - make_interval(secs => $1::float8 / 1000)) AS through
@@ -109,14 +108,8 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
       );
     }
     await client.query('UPDATE leaderboard_fold SET folded_through = $1', [through]);
-    await client.query('COMMIT');
     return { through, corrected };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**
@@ -296,9 +289,7 @@ export async function writeSnapshots(db: Db, snapshots: SnapshotRow[]): Promise<
  * plain refit reading meanwhile sees the old ones or the new ones, never none.
  */
 export async function writeSpeeds(db: Db, speeds: SpeedRow[]): Promise<void> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN');
+  await withTransaction(db, async (client) => {
     await client.query('DELETE FROM leaderboard_speeds');
     await client.query(
       `INSERT INTO leaderboard_speeds (model, tool, lang, has_image, ttft_ms_p50, ttft_ms_p25, ttft_ms_p75, tokens_per_second_p50, answer_chars_p50, answers)
@@ -307,13 +298,7 @@ export async function writeSpeeds(db: Db, speeds: SpeedRow[]): Promise<void> {
                                                  "ttftMsP75" float8, "tokensPerSecondP50" float8, "answerCharsP50" float8, answers integer)`,
       [JSON.stringify(speeds)],
     );
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The speed figures the last style refit stored (none before its first run). */
