@@ -53,7 +53,8 @@ export const ZInfraEnvSchema = z.object({
   /**
    * How long one query may go unanswered before it fails and its connection is closed (0: no
    * bound). Without it, the queries on connections to a database host that died or moved wait
-   * about 15 minutes for the kernel to give up, each holding a slot of the pool.
+   * for the kernel to give up (about 15 minutes for a query the host never acknowledged), or for
+   * good (one it had received), each holding a slot of the pool.
    */
   DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
 });

@@ -46,19 +46,57 @@ const subscribersReady = new WeakMap<Cluster, Promise<unknown>>();
  */
 const reconnectOnReadOnly = (err: Error): 1 | false => (/(^|-)READONLY\b/.test(err.message) ? 1 : false);
 
+/**
+ * A connection that has a command under way and receives nothing for this long is taken for dead
+ * and opened again (ioredis's `socketTimeout`). When a Redis host dies, or a failover moves the
+ * service's address, the connections open to it hear nothing more, not even a reset: without this,
+ * a fail-fast connection answers every command with a timeout and a blocking one waits for good,
+ * until TCP keepalive gives up (two hours by default). Longer than any command Duet waits on: the
+ * longest is BullMQ's blocking read of the next job, at most 10 s. BullMQ's own connections are
+ * copies of Duet's and inherit it.
+ */
+export const SOCKET_TIMEOUT_MS = 15_000;
+
+/**
+ * How often an open connection with nothing under way sends a PING, so that `SOCKET_TIMEOUT_MS`
+ * finds it dead too: a subscriber only ever receives, and an idle connection is otherwise found
+ * only by the next command that needs it.
+ */
+export const HEARTBEAT_MS = 5_000;
+
+/**
+ * Pings a connection every `HEARTBEAT_MS` while it is ready, so a dead one is found by
+ * `SOCKET_TIMEOUT_MS`. Also clears ioredis's socket timer when a connection closes for another
+ * reason: ioredis keeps it, and it would then cut the connection opened next.
+ */
+function keepAlive(redis: Redis): void {
+  const heartbeat = setInterval(() => {
+    if (redis.status === 'ready') redis.ping().catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  redis.on('close', () => {
+    const timers = redis as unknown as { socketTimeoutTimer?: NodeJS.Timeout };
+    clearTimeout(timers.socketTimeoutTimer);
+    timers.socketTimeoutTimer = undefined;
+  });
+  redis.once('end', () => clearInterval(heartbeat));
+}
+
 export function createRedisConnection(target: RedisTarget, name: string, opts: RedisConnectionOptions = {}): RedisClient {
   const perCommand: RedisOptions = opts.failFast
-    ? { maxRetriesPerRequest: 1, commandTimeout: opts.commandTimeoutMs ?? 1_000 }
-    : { maxRetriesPerRequest: null };
+    ? { maxRetriesPerRequest: 1, commandTimeout: opts.commandTimeoutMs ?? 1_000, socketTimeout: SOCKET_TIMEOUT_MS }
+    : { maxRetriesPerRequest: null, socketTimeout: SOCKET_TIMEOUT_MS };
   const pipelining = opts.autoPipelining ? { enableAutoPipelining: true } : {};
   if (target.clusterNodes.length === 0) {
-    return new Redis(target.url, {
+    const redis = new Redis(target.url, {
       connectionName: name,
       ...perCommand,
       reconnectOnError: reconnectOnReadOnly,
       ...(opts.failFast ? { enableOfflineQueue: false } : {}),
       ...pipelining,
     });
+    keepAlive(redis);
+    return redis;
   }
   const url = new URL(target.url);
   const cluster = new Cluster(target.clusterNodes, {
