@@ -18,8 +18,8 @@ export type Readiness = z.infer<typeof ZReadinessSchema>;
 export interface ReadinessProbes {
   /** The migrations `pgmigrations` lists; null when the table does not exist yet. */
   appliedMigrations: () => Promise<ReadonlySet<string> | null>;
-  /** Resolves when Redis takes writes (`redisWritable`). */
-  pingRedis: () => Promise<unknown>;
+  /** Resolves when Redis takes writes on the process's connection (`redisWritable` of redis-connection.ts). */
+  redisWritable: () => Promise<unknown>;
   /** Every migration the code needs (the file names without extension). */
   expectedMigrations: readonly string[];
   draining: () => boolean;
@@ -47,7 +47,7 @@ export async function checkReadiness(p: ReadinessProbes): Promise<Readiness> {
       }),
       () => ({ postgres: 'down' as const, migrations: 'unknown' as const }),
     ),
-    within(ms, p.pingRedis).then(
+    within(ms, p.redisWritable).then(
       () => 'ok' as const,
       () => 'down' as const,
     ),

@@ -37,7 +37,7 @@ export async function appliedMigrations(db: Db): Promise<Set<string> | null> {
 export const gatewayReadiness = (deps: ReadinessDeps): Promise<Readiness> =>
   checkReadiness({
     appliedMigrations: () => appliedMigrations(deps.db),
-    pingRedis: () => redisWritable(deps.redis),
+    redisWritable: () => redisWritable(deps.redis),
     expectedMigrations: deps.migrations,
     draining: deps.draining,
   });

@@ -70,7 +70,7 @@ export async function startOpsServer(deps: OpsServerDeps): Promise<OpsServer> {
         case 'GET /readyz': {
           const state = await checkReadiness({
             appliedMigrations,
-            pingRedis: () => redisWritable(deps.redis),
+            redisWritable: () => redisWritable(deps.redis),
             expectedMigrations,
             draining: deps.draining,
           });
