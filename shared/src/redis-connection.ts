@@ -69,7 +69,7 @@ export const HEARTBEAT_MS = 5_000;
  * `SOCKET_TIMEOUT_MS`. Also clears ioredis's socket timer when a connection closes for another
  * reason: ioredis keeps it, and it would then cut the connection opened next.
  */
-function keepAlive(redis: Redis): void {
+function watchForSilence(redis: Redis): void {
   const heartbeat = setInterval(() => {
     if (redis.status === 'ready') redis.ping().catch(() => undefined);
   }, HEARTBEAT_MS);
@@ -95,7 +95,7 @@ export function createRedisConnection(target: RedisTarget, name: string, opts: R
       ...(opts.failFast ? { enableOfflineQueue: false } : {}),
       ...pipelining,
     });
-    keepAlive(redis);
+    watchForSilence(redis);
     return redis;
   }
   const url = new URL(target.url);
