@@ -47,11 +47,11 @@ function boundedClient(queryTimeoutMs: number): typeof pg.Client {
 }
 
 /**
- * A PostgreSQL pool for a Duet process. A query unanswered for `queryTimeoutMs`
- * fails and its connection is closed: when a database host dies or a failover moves its address,
- * the connections open to it hear nothing more, not even a reset, and without the bound each
- * query on them (and the pool slot it holds) would wait for the kernel to give up, about 15
- * minutes. TCP keepalive finds such connections while they sit idle.
+ * A PostgreSQL pool for a Duet process. A query unanswered for `queryTimeoutMs` fails and its
+ * connection is closed: when a database host dies or a failover moves its address, the connections
+ * open to it hear nothing more, not even a reset, and without the bound each query on them (and
+ * the pool slot it holds) would wait for the kernel to give up (about 15 minutes for a query the
+ * host never acknowledged), or for good. TCP keepalive finds such connections while they sit idle.
  */
 export function createPool(databaseUrl: string, o: PoolOptions): Db {
   return new pg.Pool({

@@ -24,6 +24,7 @@ export const ZRefitEnvSchema = z.object({
   REDIS_CLUSTER_NODES: ZInfraEnvSchema.shape.REDIS_CLUSTER_NODES,
   REDIS_PREFIX: ZInfraEnvSchema.shape.REDIS_PREFIX.unwrap(),
 });
+
 /**
  * How long one of the refit's queries may go unanswered. Longer than the battle path's bound: the
  * style refit reads every vote in one query, which takes seconds at a million votes.
