@@ -95,7 +95,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   // A BullMQ queue's first command (it asks Redis for its version) failing leaves that queue failing
   // for good: better not to start (a supervisor starts it again) than to refuse every battle.
   await Promise.all(queueViews.queues.map((q) => q.waitUntilReady()));
-  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, logger });
+  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, redis, logger });
   logBattleEvents(events, logger);
   /** Started with Socket.IO below; its measured pace suggests how long a refused visitor should wait. */
   let queueWatch: QueueWatch | null = null;

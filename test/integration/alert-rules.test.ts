@@ -49,7 +49,7 @@ const operations = read('docs/operations.md');
 /** Labels Prometheus adds to every scraped series (never exported by the processes). */
 const TARGET_LABELS = new Set(['job', 'instance']);
 /** Labels whose values are a known, small set: a matcher on them must name values that exist. */
-const CHECKED_VALUES = new Set(['queue', 'state', 'route']);
+const CHECKED_VALUES = new Set(['queue', 'state', 'route', 'kind']);
 /** Labels that say yes or no. */
 const YES_NO = new Set(['final', 'retried', 'counted']);
 

@@ -41,10 +41,13 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json(sendError(404, 'not_found', `No route for ${req.method} ${req.path}`));
 };
 
-/** SQLSTATEs and socket errors that mean PostgreSQL or Redis cannot be reached right now. */
+/**
+ * SQLSTATEs, socket errors and messages that mean PostgreSQL or Redis cannot serve right now: down,
+ * unreachable, or (Redis past `maxmemory` with `noeviction`) refusing writes with `OOM`.
+ */
 const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
 const OUTAGE_MESSAGES =
-  /Connection is closed|Connection terminated|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Client has encountered a connection error|MaxRetriesPerRequest/i;
+  /Connection is closed|Connection terminated|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Client has encountered a connection error|MaxRetriesPerRequest|OOM command not allowed/i;
 
 /** Error codes for the 4xx statuses that body parsing and routing raise themselves. */
 const CODE_OF_STATUS: Record<number, ErrorCode> = {

@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DuetBus } from '../events/duet-events.ts';
 import type { Db } from '../infra/db.ts';
-import { within } from '../infra/redis.ts';
+import { isCluster, within } from '../infra/redis.ts';
+import type { RedisClient } from '../infra/redis.ts';
 import type { DuetIo } from '../realtime/socket.ts';
 import { dbPoolGauges } from '@duet/shared/pool-metrics';
 import { unhandledRejectionsCounter } from '@duet/shared/process-lifecycle';
@@ -28,12 +29,13 @@ export interface GatewayMetrics {
  * process, as in tests). Votes and battles are counted from the event bus, never by the services;
  * queue depths and sockets are read when scraped.
  */
-export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Queue[]; db: Db; logger: Logger }): GatewayMetrics {
+export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Queue[]; db: Db; redis: RedisClient; logger: Logger }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: 'duet_' });
   queueJobsGauge(registry, deps.queues, deps.logger);
   dbPoolGauges(registry, deps.db);
+  redisMemoryGauge(registry, deps.redis, deps.logger);
   unhandledRejectionsCounter(registry);
 
   const battles = new Counter({ name: 'duet_battles_created_total', help: 'Battles stored and queued, by tool', labelNames: ['tool'], registers });
@@ -114,6 +116,41 @@ export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Q
  * and worker reports the same queues: aggregate with `max by (queue, state)`. While Redis does not
  * answer the series are absent rather than stale.
  */
+/** `used_memory` and `maxmemory` (0: no limit) of one Redis, from `INFO memory`. */
+async function redisMemory(node: RedisClient): Promise<{ used: number; max: number }> {
+  const info = await node.info('memory');
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return { used: field('used_memory'), max: field('maxmemory') };
+}
+
+/**
+ * Redis's memory against its `maxmemory`, read at each scrape. Past the limit Redis (with
+ * `noeviction`, as BullMQ needs) refuses every write: new battles and votes answer 503 and live
+ * text stops until it has room. On a cluster, the fullest master's figures (its slots are the
+ * ones refused first).
+ */
+function redisMemoryGauge(registry: Registry, redis: RedisClient, logger: Logger): void {
+  const fill = (m: { used: number; max: number }) => (m.max > 0 ? m.used / m.max : 0);
+  new Gauge({
+    name: 'duet_redis_memory_bytes',
+    help: 'Redis memory: used, and the maxmemory limit past which it refuses writes (0: no limit); on a cluster, the fullest master',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        const nodes = isCluster(redis) ? redis.nodes('master') : [redis];
+        const figures = await within(1_000, () => Promise.all(nodes.map(redisMemory)));
+        const fullest = figures.reduce((a, b) => (fill(b) > fill(a) ? b : a));
+        this.set({ kind: 'used' }, fullest.used);
+        this.set({ kind: 'max' }, fullest.max);
+      } catch (err) {
+        logger.debug({ err }, 'could not read Redis memory for the metrics');
+      }
+    },
+  });
+}
+
 function queueJobsGauge(registry: Registry, queues: readonly Queue[], logger: Logger): void {
   new Gauge({
     name: 'duet_queue_jobs',

@@ -91,9 +91,10 @@ export function createBattleService(deps: BattleServiceDeps) {
     try {
       await deps.enqueue(id);
     } catch (err) {
-      // Without a job the battle would never run: take it back and report.
+      // Without a job the battle would never run: take it back and report (an outage, or Redis
+      // full, is a 503; the visitor never sees Redis's own words).
       await repo.deleteBattle(deps.db, id);
-      throw new AppError(503, 'unavailable', `Could not start the battle: ${(err as Error).message}`);
+      throw err;
     }
     deps.events.emit('battle.created', { battleId: id, tool: tool.slug, models: { a: sides.a.id, b: sides.b.id } });
     return { battleId: id, voteToken, sides: labelsFor(sides, deps.mode) };

@@ -1,0 +1,113 @@
+import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
+import { postJson } from '../helpers/api.ts';
+import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
+import type { TestDuet } from '../helpers/duet.ts';
+import { startTestDuet } from '../helpers/duet.ts';
+import type { PrivateRedis } from '../helpers/private-services.ts';
+import { startPrivateRedis } from '../helpers/private-services.ts';
+import { waitFor } from '../helpers/wait.ts';
+import type { WorkerProcess } from '../helpers/worker-process.ts';
+import { spawnWorkerProcess } from '../helpers/worker-process.ts';
+
+const ANSWER = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+
+/**
+ * Redis full: past `maxmemory` with `noeviction` (what BullMQ needs), Redis refuses every write
+ * that could grow its memory with `OOM command not allowed`, and keeps answering reads.
+ */
+describe('Redis full', () => {
+  let redis: PrivateRedis;
+  let admin: Redis;
+  let fake: FakeLlmServer;
+  let duet: TestDuet;
+  let worker: WorkerProcess | undefined;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    admin = new Redis(redis.url);
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    fake = await startFakeLlmServer();
+    duet = await startTestDuet({
+      noWorker: true,
+      redisUrl: redis.url,
+      env: {
+        ...fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
+        // The limits on, as in production: their counters are Redis writes.
+        RATE_LIMIT_BATTLES_PER_MINUTE: '1000',
+        RATE_LIMIT_VOTES_PER_MINUTE: '1000',
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await admin?.config('SET', 'maxmemory', '0').catch(() => undefined);
+    await worker?.stop();
+    await duet?.close();
+    await fake?.close();
+    admin?.disconnect();
+    await redis?.remove();
+  }, 60_000);
+
+  const full = () => admin.config('SET', 'maxmemory', '1');
+  const roomy = () => admin.config('SET', 'maxmemory', '0');
+
+  const ask = (text: string) => postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text, lang: 'en' });
+  const vote = (b: CreateBattleResponse) => postJson<ErrorResponse>(`${duet.url}/api/battles/${b.battleId}/vote`, { winner: 'a', voteToken: b.voteToken });
+  /** The gateway's `duet_redis_memory_bytes`, by kind. */
+  const memoryGauge = async (): Promise<Record<string, number>> => {
+    const text = await (await fetch(`${duet.gateway.metricsUrl}/metrics`)).text();
+    return Object.fromEntries([...text.matchAll(/^duet_redis_memory_bytes\{kind="(\w+)"\} (\d+(?:\.\d+)?(?:e\+\d+)?)$/gm)].map((m) => [m[1], Number(m[2])]));
+  };
+  const count = async (table: 'battles' | 'votes') => Number((await duet.db.pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+
+  it('refuses new work with 503 while Redis is full, loses nothing under way, and takes all of it once Redis has room', async () => {
+    fake.setDefault({ text: ANSWER, tokensPerSecond: 20 });
+    worker = spawnWorkerProcess(duet.env);
+    await worker.ready;
+    // One battle ended before Redis fills, not voted yet; one streaming when it fills.
+    const ended = await ask('First');
+    expect(ended.status).toBe(202);
+    const first = new BattleViewer(await connectSocket(duet.url), ended.body.battleId);
+    await first.join();
+    await first.finished(30_000);
+    first.socket.disconnect();
+    const running = await ask('Second');
+    expect(running.status).toBe(202);
+    const viewer = new BattleViewer(await connectSocket(duet.url), running.body.battleId);
+    await viewer.join();
+    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides streaming' });
+
+    await full();
+    // A new battle and a vote are refused as an outage is, naming no Redis internals; nothing is stored.
+    const refused = await Promise.all([ask('Third'), vote(ended.body)]);
+    for (const res of refused) {
+      expect(res.status).toBe(503);
+      expect((res.body as unknown as ErrorResponse).error.code).toBe('unavailable');
+      expect(JSON.stringify(res.body)).not.toMatch(/OOM|maxmemory/);
+    }
+    expect(await count('battles')).toBe(2);
+    expect(await count('votes')).toBe(0);
+    // What DuetRedisNearlyFull reads: used memory over a limit of 1 byte.
+    const gauge = await memoryGauge();
+    expect(gauge.max).toBe(1);
+    expect(gauge.used).toBeGreaterThan(100_000);
+
+    await roomy();
+    // The battle under way ends with both answers, and every vote and new battle is taken.
+    const final = await viewer.finished(150_000);
+    expect(final.sides.a).toMatchObject({ state: 'done', text: ANSWER });
+    expect(final.sides.b).toMatchObject({ state: 'done', text: ANSWER });
+    viewer.socket.disconnect();
+    await waitFor(async () => (await duet.db.pool.query('SELECT status FROM battles WHERE id = $1', [running.body.battleId])).rows[0]?.status === 'finished', {
+      what: 'the battle under way marked finished',
+    });
+    expect((await vote(ended.body)).status).toBe(200);
+    expect((await vote(running.body)).status).toBe(200);
+    expect((await ask('Fourth')).status).toBe(202);
+    expect((await memoryGauge()).max).toBe(0);
+  }, 240_000);
+});
