@@ -43,9 +43,11 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 
 /**
  * SQLSTATEs, socket errors and messages that mean PostgreSQL or Redis cannot serve right now: down,
- * unreachable, or (Redis past `maxmemory` with `noeviction`) refusing writes with `OOM`.
+ * unreachable, out of room (PostgreSQL's class 53: disk full, out of memory, too many connections;
+ * Redis past `maxmemory` with `noeviction` refusing writes with `OOM`), or a PostgreSQL that only
+ * reads (25006: a standby, or a primary set read-only, as during a failover).
  */
-const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '25006']);
 const OUTAGE_MESSAGES =
   /Connection is closed|Connection terminated|enableOfflineQueue|Command timed out|timeout exceeded when trying to connect|Client has encountered a connection error|MaxRetriesPerRequest|OOM command not allowed/i;
 
@@ -77,7 +79,7 @@ export function clientErrorOf(err: unknown): AppError | null {
   }
   const code = typeof e.code === 'string' ? e.code : '';
   if (code.startsWith('22')) return new AppError(400, 'validation_failed', 'A value in the request is not valid');
-  if (OUTAGE_CODES.has(code) || code.startsWith('08') || isQueryTimeout(err) || (typeof e.message === 'string' && OUTAGE_MESSAGES.test(e.message))) {
+  if (OUTAGE_CODES.has(code) || code.startsWith('08') || code.startsWith('53') || isQueryTimeout(err) || (typeof e.message === 'string' && OUTAGE_MESSAGES.test(e.message))) {
     return new AppError(503, 'unavailable', 'Duet cannot reach its database right now. Please try again in a moment.');
   }
   return null;
