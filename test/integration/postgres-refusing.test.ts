@@ -81,4 +81,23 @@ describe('PostgreSQL refusing writes', () => {
     }
     expect((await ask('Room')).status).toBe(202);
   }, 60_000);
+
+  it('answers 503 when PostgreSQL cancels a statement past the statement_timeout an operator set', async () => {
+    await duet.db.pool.query(`CREATE FUNCTION test_slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$`);
+    await duet.db.pool.query(`CREATE TRIGGER test_slow BEFORE INSERT ON battles FOR EACH ROW EXECUTE FUNCTION test_slow()`);
+    await duet.db.pool.query(`ALTER DATABASE ${database()} SET statement_timeout = '100ms'`);
+    const before = await count('battles');
+    try {
+      await reconnectEveryone();
+      await waitFor(async () => (await fetch(`${duet.url}/api/tools/anything-question/history`)).status === 200, { what: 'reads on new sessions' });
+      expectRefused(await ask('Slow'));
+      expect(await count('battles')).toBe(before);
+    } finally {
+      await duet.db.pool.query(`ALTER DATABASE ${database()} RESET statement_timeout`);
+      await duet.db.pool.query('DROP TRIGGER test_slow ON battles');
+      await duet.db.pool.query('DROP FUNCTION test_slow()');
+      await reconnectEveryone();
+    }
+    await waitFor(async () => (await ask('Quick')).status === 202, { what: 'battles taken again' });
+  }, 60_000);
 });
