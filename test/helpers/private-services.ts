@@ -31,6 +31,8 @@ export async function freePort(): Promise<number> {
 export interface PrivateRedis {
   url: string;
   port: number;
+  /** Its working folder (where it would save, and its log). */
+  dir: string;
   /** Shuts it down without saving: everything in it is gone. */
   stop: () => Promise<void>;
   /** Starts it again, empty. */
@@ -71,6 +73,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   return {
     url,
     port,
+    dir,
     start,
     stop,
     remove: async () => {

@@ -1,4 +1,5 @@
 import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import { mkdirSync, rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
@@ -16,10 +17,10 @@ import { spawnWorkerProcess } from '../helpers/worker-process.ts';
 const ANSWER = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
 
 /**
- * Redis full: past `maxmemory` with `noeviction` (what BullMQ needs), Redis refuses every write
- * that could grow its memory with `OOM command not allowed`, and keeps answering reads.
+ * Redis refusing writes while it keeps answering reads: full (past `maxmemory` with `noeviction`,
+ * what BullMQ needs: `OOM command not allowed`), or unable to save to its disk (`MISCONF`).
  */
-describe('Redis full', () => {
+describe('Redis refusing writes', () => {
   let redis: PrivateRedis;
   let admin: Redis;
   let fake: FakeLlmServer;
@@ -110,4 +111,28 @@ describe('Redis full', () => {
     expect((await ask('Fourth')).status).toBe(202);
     expect((await memoryGauge()).max).toBe(0);
   }, 240_000);
+
+  it('refuses new work with 503 while Redis cannot save to its disk (MISCONF), and takes it once it can', async () => {
+    // Redis told to save, its folder gone: the save fails, and Redis refuses writes until one succeeds.
+    await admin.config('SET', 'save', '3600 1');
+    rmSync(redis.dir, { recursive: true, force: true });
+    await admin.bgsave();
+    await waitFor(async () => /rdb_last_bgsave_status:err/.test(await admin.info('persistence')), { what: 'the save to fail' });
+    await expect(admin.set('probe', '1')).rejects.toThrow(/^MISCONF/);
+    const before = await count('battles');
+    try {
+      const refused = await ask('Cannot save');
+      expect(refused.status).toBe(503);
+      expect((refused.body as unknown as ErrorResponse).error.code).toBe('unavailable');
+      expect(JSON.stringify(refused.body)).not.toMatch(/MISCONF|RDB/);
+      expect(await count('battles')).toBe(before);
+    } finally {
+      // No save asked for any more: Redis takes writes again (the folder back for its removal).
+      mkdirSync(redis.dir, { recursive: true });
+      await admin.config('SET', 'save', '');
+      expect(await admin.set('probe', '1')).toBe('OK');
+    }
+    expect((await ask('Saved')).status).toBe(202);
+  }, 60_000);
 });
+
