@@ -45,9 +45,9 @@ export const notFoundHandler: RequestHandler = (req, res) => {
  * SQLSTATEs, socket errors and messages that mean PostgreSQL or Redis cannot serve right now: down,
  * unreachable, out of room (PostgreSQL's class 53: disk full, out of memory, too many connections;
  * Redis past `maxmemory` with `noeviction` refusing writes with `OOM`, or with `MISCONF` when it
- * cannot save to its disk), or a PostgreSQL that only
- * reads (25006: a standby, or a primary set read-only, as during a failover), or a statement it
- * cancelled (57014: past a `statement_timeout` an operator set, or cancelled by hand).
+ * cannot save to its disk), a PostgreSQL that only reads (25006: a standby, or a primary set
+ * read-only, as during a failover), or a statement PostgreSQL cancelled (57014: past a
+ * `statement_timeout` an operator set, or cancelled by hand).
  */
 const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '57014', '25006']);
 const OUTAGE_MESSAGES =
