@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
+import { sampleValue, scrape } from '../helpers/prometheus.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
@@ -59,9 +60,9 @@ describe('Redis refusing writes', () => {
   const ask = (text: string) => postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text, lang: 'en' });
   const vote = (b: CreateBattleResponse) => postJson<ErrorResponse>(`${duet.url}/api/battles/${b.battleId}/vote`, { winner: 'a', voteToken: b.voteToken });
   /** The gateway's `duet_redis_memory_bytes`, by kind. */
-  const memoryGauge = async (): Promise<Record<string, number>> => {
-    const text = await (await fetch(`${duet.gateway.metricsUrl}/metrics`)).text();
-    return Object.fromEntries([...text.matchAll(/^duet_redis_memory_bytes\{kind="(\w+)"\} (\d+(?:\.\d+)?(?:e\+\d+)?)$/gm)].map((m) => [m[1], Number(m[2])]));
+  const memoryGauge = async () => {
+    const samples = await scrape(duet.gateway.metricsUrl);
+    return { used: sampleValue(samples, 'duet_redis_memory_bytes', { kind: 'used' }), max: sampleValue(samples, 'duet_redis_memory_bytes', { kind: 'max' }) };
   };
   const count = async (table: 'battles' | 'votes') => Number((await duet.db.pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
 
