@@ -14,6 +14,7 @@ import {
   ZRunBattleJobSchema,
 } from '@duet/shared';
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/shared';
+import { oneAtATime } from '@duet/shared/one-at-a-time';
 import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -181,17 +182,14 @@ export async function startWorker(
     { queue: maintenanceQueue, id: 'battle-sweep', everyMs: config.sweep.intervalMs, job: SWEEP_BATTLES_JOB },
     moderation.schedule,
   ];
-  /** Writes the schedules; they live in Redis, so this runs again whenever Redis lost them. */
-  const ensureSchedules = async () => {
+  /**
+   * Writes the schedules; they live in Redis, so this runs again whenever Redis lost them. One
+   * writing at a time, however often the connection comes back or a check finds one missing.
+   */
+  const writeSchedules = oneAtATime(async () => {
     for (const schedule of schedules) await writeSchedule(schedule);
-  };
-  await ensureSchedules();
-  /** One writing at a time, however often the connection comes back or a check finds one missing. */
-  let writing: Promise<void> | null = null;
-  const writeSchedules = () =>
-    (writing ??= ensureSchedules().finally(() => {
-      writing = null;
-    }));
+  });
+  await writeSchedules();
   let lostRedis = false;
   bullConnection.on('close', () => {
     lostRedis = true;
@@ -207,21 +205,16 @@ export async function startWorker(
   // Redis can also lose them with the link up (a flush, a failover that kept the connection, a
   // write refused just after a reconnection): every SCHEDULE_CHECK_MS, the missing ones are
   // written again. Without the sweeper's, lost battle jobs would never be queued again.
-  let checkingSchedules = false;
-  const scheduleCheck = setInterval(() => {
-    if (checkingSchedules) return;
-    checkingSchedules = true;
-    anyScheduleMissing(schedules)
-      .then(async (missing) => {
-        if (!missing) return;
-        await writeSchedules();
-        logger.warn('schedules were missing from Redis: written again');
-      })
-      .catch((err: unknown) => logger.warn({ err }, 'could not check the schedules'))
-      .finally(() => {
-        checkingSchedules = false;
-      });
-  }, config.scheduleCheckMs);
+  const checkSchedules = oneAtATime(async () => {
+    try {
+      if (!(await anyScheduleMissing(schedules))) return;
+      await writeSchedules();
+      logger.warn('schedules were missing from Redis: written again');
+    } catch (err) {
+      logger.warn({ err }, 'could not check the schedules');
+    }
+  });
+  const scheduleCheck = setInterval(() => void checkSchedules(), config.scheduleCheckMs);
   scheduleCheck.unref();
 
   // The refit runs in a child process of its own: its CPU time never holds the battles' event loop.

@@ -1,4 +1,5 @@
 import { battleOfRoom } from '@duet/shared';
+import { oneAtATime } from '@duet/shared/one-at-a-time';
 import type { Logger } from 'pino';
 import type { BattleQueue } from '../infra/queue.ts';
 import type { DuetIo } from './socket.ts';
@@ -22,7 +23,6 @@ export function watchQueue(deps: { io: DuetIo; queue: BattleQueue; intervalMs: n
   let pace = 0;
   let previous: Set<string> | null = null;
   let lastLook = performance.now();
-  let busy = false;
   const look = async () => {
     const rooms: Array<[room: string, battleId: string]> = [];
     for (const room of deps.io.of('/').adapter.rooms.keys()) {
@@ -50,15 +50,9 @@ export function watchQueue(deps: { io: DuetIo; queue: BattleQueue; intervalMs: n
       deps.io.local.to(room).emit('battle:queued', { battleId, position: place, etaSeconds: pace > 0 ? Math.ceil(place / pace) : null });
     }
   };
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    look()
-      .catch((err: unknown) => deps.logger.debug({ err }, 'could not read the queue'))
-      .finally(() => {
-        busy = false;
-      });
-  }, deps.intervalMs);
+  // One look at a time: a slow read of the queue is not overtaken by the next tick's.
+  const tick = oneAtATime(() => look().catch((err: unknown) => deps.logger.debug({ err }, 'could not read the queue')));
+  const timer = setInterval(() => void tick(), deps.intervalMs);
   timer.unref();
   return {
     stop: () => clearInterval(timer),
