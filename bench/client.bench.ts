@@ -15,8 +15,7 @@
  * routes than `/` and the quiz page (comma separated paths); `--quick` is two runs of
  * `/` and of the empty page, on mobile.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,7 +23,7 @@ import { generateReport } from 'lighthouse';
 import type { Result } from 'lighthouse';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import { startGatewayProcess } from '../test/helpers/gateway-process.ts';
-import { measureLandingBundle } from './landing-bundle.ts';
+import { ensureClientBuilt, measureLandingBundle } from './landing-bundle.ts';
 import { startAnchorPages } from './lib/anchor-pages.ts';
 import type { AnchorPages } from './lib/anchor-pages.ts';
 import { costsOf, formatCosts } from './lib/lighthouse-costs.ts';
@@ -46,7 +45,7 @@ const { values } = parseArgs({
   },
 });
 const ROOT = values.root ? path.resolve(values.root) : fileURLToPath(new URL('..', import.meta.url));
-const CLIENT_DIST = path.join(ROOT, 'client/dist');
+const CLIENT_DIST = ensureClientBuilt(ROOT, values.build);
 // --quick: two runs, so that one Lighthouse run Chromium could not score still leaves a figure.
 const RUNS = values.quick ? 2 : Math.max(1, Number(values.runs));
 const PRESETS: Preset[] = values.quick ? ['mobile'] : ['mobile', 'desktop'];
@@ -66,11 +65,6 @@ interface Target {
   runs: Result[];
 }
 
-if (values.build || !existsSync(path.join(CLIENT_DIST, '.vite/manifest.json'))) {
-  console.error('building the client (npm run build) …');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (build.status !== 0) throw new Error('The client build failed');
-}
 const bundle = measureLandingBundle(CLIENT_DIST);
 
 /** Every target's runs, interleaved: round after round over all, so a slow spell of the machine touches them alike. */

@@ -5,7 +5,8 @@
  *
  *   npx tsx bench/landing-bundle.ts
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -26,22 +27,47 @@ export interface LandingBundle {
 
 const DIST = fileURLToPath(new URL('../client/dist', import.meta.url));
 
-export function measureLandingBundle(dist = DIST): LandingBundle {
+/** Builds the client of the checkout at `root` (`npm run build`) when `force` or when it has no build yet; returns its `client/dist`. */
+export function ensureClientBuilt(root: string, force = false): string {
+  const dist = path.join(root, 'client/dist');
+  if (force || !existsSync(path.join(dist, '.vite/manifest.json'))) {
+    console.error(`building the client of ${root} (npm run build) …`);
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (build.status !== 0) throw new Error('The client build failed');
+  }
+  return dist;
+}
+
+/**
+ * The built files a page of the client loads, in its manifest's order: the entry chunk and its
+ * static imports, the page's lazily loaded chunk (`page`: the end of its source path, e.g.
+ * `pages/Home/HomePage.tsx`) and its static imports, and their CSS; with `lazy`, also what those
+ * load later on their own (e.g. the Markdown renderer a tool page fetches once an answer arrives).
+ * Paths relative to `dist`.
+ */
+export function pageFiles(dist: string, page: string, opts: { lazy?: boolean } = {}): string[] {
   const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   const seen = new Set<string>();
   const css = new Set<string>();
+  const later: string[] = [];
   const visit = (key: string) => {
     const chunk = manifest[key];
     if (!chunk || seen.has(key)) return;
     seen.add(key);
     for (const c of chunk.css ?? []) css.add(c);
     for (const i of chunk.imports ?? []) visit(i);
+    if (key !== 'index.html') later.push(...(chunk.dynamicImports ?? []));
   };
   visit('index.html');
-  const home = Object.keys(manifest).find((k) => k.endsWith('pages/Home/HomePage.tsx'));
-  if (!home) throw new Error('No home page chunk in the manifest');
-  visit(home);
-  const files = [...[...seen].map((k) => manifest[k]!.file), ...css].map((file) => {
+  const pageKey = Object.keys(manifest).find((k) => k.endsWith(page));
+  if (!pageKey) throw new Error(`No chunk for ${page} in the manifest`);
+  visit(pageKey);
+  if (opts.lazy) for (const key of later) visit(key);
+  return [...[...seen].map((k) => manifest[k]!.file), ...css];
+}
+
+export function measureLandingBundle(dist = DIST): LandingBundle {
+  const files = pageFiles(dist, 'pages/Home/HomePage.tsx').map((file) => {
     const data = readFileSync(path.join(dist, file));
     return { file, bytes: data.length, gzip: gzipSync(data).length };
   });

@@ -23,13 +23,12 @@
  *
  *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--one-tool] [--gateways 1] [--before DIR] [--quick]
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PRODUCT, TOOLS } from '@duet/shared';
 import pg from 'pg';
 import { loadGatewayConfig } from '../server/src/config.ts';
 import { startGatewayProcess } from '../test/helpers/gateway-process.ts';
+import { withServerProcess } from './lib/child.ts';
 import type { LoopResult } from './lib/closed-loop.ts';
 import type { CpuSplit } from './lib/cpu-window.ts';
 import { runMeasured } from './lib/cpu-window.ts';
@@ -237,26 +236,6 @@ async function onCheckout<T>(root: string, fn: (urls: string, pids: readonly num
 }
 
 /** Runs `fn` against the bare HTTP + INSERT anchor server (a process of its own), then stops it. */
-async function withHttpInsertAnchor<T>(databaseUrl: string, poolSize: number, fn: (url: string, pid: number) => Promise<T>): Promise<T> {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/http-insert-anchor.ts'], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env: { ...process.env, DATABASE_URL: databaseUrl, POOL: String(poolSize) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  try {
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const m = /listening (\d+)/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      server.once('exit', (code) => reject(new Error(`the HTTP anchor exited with ${code}: ${out}`)));
-    });
-    return await fn(`http://127.0.0.1:${port}`, server.pid!);
-  } finally {
-    server.kill('SIGTERM');
-    await exited;
-  }
+function withHttpInsertAnchor<T>(databaseUrl: string, poolSize: number, fn: (url: string, pid: number) => Promise<T>): Promise<T> {
+  return withServerProcess('bench/lib/http-insert-anchor.ts', { DATABASE_URL: databaseUrl, POOL: String(poolSize) }, fn);
 }

@@ -1,10 +1,16 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const gateway = process.env.DUET_GATEWAY ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Every built text file also as `.br` (brotli, highest quality) and `.gz` (gzip level 9): the
+    // gateway sends these as they are instead of compressing each file again for each visitor.
+    compression({ algorithms: ['brotliCompress', 'gzip'] }),
+  ],
   server: {
     port: 5173,
     proxy: {

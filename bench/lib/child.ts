@@ -31,3 +31,27 @@ export function runChild<T>(script: string, env: Record<string, string>): ChildR
   });
   return { pid: child.pid!, result };
 }
+
+/**
+ * Runs `fn` against a server script running as a process of its own (it prints `listening
+ * <port>` once it listens and stops on SIGTERM), then stops it.
+ */
+export async function withServerProcess<T>(script: string, env: Record<string, string>, fn: (url: string, pid: number) => Promise<T>): Promise<T> {
+  const server = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /listening (\d+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      server.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
+    });
+    return await fn(`http://127.0.0.1:${port}`, server.pid!);
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+  }
+}

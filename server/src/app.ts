@@ -10,7 +10,7 @@ import type { DuetEvents } from './events/duet-events.ts';
 import { createEventBus } from './events/event-bus.ts';
 import { adminAuth } from './http/admin-auth.ts';
 import { optionalSession } from './http/auth.ts';
-import { serveClient } from './http/client-app.ts';
+import { clientApp } from './http/client-app.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { liveness, readiness } from './http/health.ts';
 import { createHttpServer, drainWithin } from './http/http-server.ts';
@@ -150,9 +150,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(securityHeaders(config.accounts, config.corsOrigins));
+  app.use(metrics.countRequests);
+  const client = clientApp({ dist: config.clientDist, serveSourceMaps: config.serveSourceMaps });
+  if (client) app.use(client.files);
   app.use(compression());
   app.use(requestLogs(logger));
-  app.use(metrics.countRequests);
   app.get('/healthz', liveness);
   app.get('/readyz', ready);
   app.use('/admin', operators.routes);
@@ -186,7 +188,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   api.use(historyRoutes(createHistoryService({ db, stats })));
   api.use(notFoundHandler);
   app.use('/api', api);
-  serveClient(app, { dist: config.clientDist, serveSourceMaps: config.serveSourceMaps });
+  if (client) app.use(client.shell);
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 

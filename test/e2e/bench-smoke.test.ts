@@ -157,4 +157,17 @@ describe('the benchmarks, --quick', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'landing: visitors load a tool page and every file it needs, compressed, from the gateway and from the bare anchor',
+    async () => {
+      const { figures } = await runQuick('landing');
+      const run = z.object({ visits: z.number().positive(), failures: z.record(z.string(), z.number()), kbPerVisit: z.number().positive(), encodings: z.record(z.string(), z.number()), serverCpuMsPerVisit: z.number().positive() });
+      const f = z.object({ files: z.number().positive(), anchor: run, duet: run }).parse(figures);
+      expect(f.duet.failures).toEqual({});
+      expect(f.anchor.failures).toEqual({});
+      expect(f.duet.encodings.br).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 });
