@@ -27,6 +27,9 @@ function builtClient(): string {
   write('index.html', SHELL, SHELL_AS_BUILT);
   write('assets/app-4f2a9c.js', SCRIPT, SCRIPT_AS_BUILT);
   writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *\n');
+  // A file where the API answers: the API's requests must never be looked up on disk.
+  mkdirSync(path.join(dir, 'api'));
+  writeFileSync(path.join(dir, 'api/leaderboard'), 'a file, not the API');
   return dir;
 }
 
@@ -93,6 +96,9 @@ describe("the client's files", () => {
     const api = await get(`${duet.url}/api/nothing-here`, BROWSER);
     expect(api.status).toBe(404);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
+    const board = await get(`${duet.url}/api/leaderboard`);
+    expect(board.headers['content-type']).toMatch(/^application\/json/);
+    expect(board.body.toString()).not.toContain('a file, not the API');
   });
 
   it('counts every file it serves in the request metrics', async () => {

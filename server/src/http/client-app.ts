@@ -6,6 +6,9 @@ import type { RequestHandler } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { notFoundHandler } from './errors.ts';
 
+/** Paths the API and Socket.IO answer: never a file. */
+const API = /^\/(api|socket\.io)\//;
+
 /** Vite names every file under `assets/` by its content's hash: a new build gives new names. */
 const HASHED = `${path.sep}assets${path.sep}`;
 
@@ -40,12 +43,14 @@ export function clientApp(opts: { dist: string; serveSourceMaps: boolean }): { f
     serveStatic: { index: false, maxAge: '1h', setHeaders: cacheHeaders(dist) },
   });
   const files = Router();
+  // The API's requests pass by without a look at the disk.
+  files.use((req, _res, next) => next(API.test(req.path) ? 'router' : undefined));
   if (!opts.serveSourceMaps) files.get(/\.map$/, notFoundHandler);
   files.use(serve);
   const shell: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     // A built file that is not there (a page open since the build before) is a 404, not the shell.
-    if (/^\/(api|socket\.io|assets)\//.test(req.path)) return next();
+    if (API.test(req.path) || req.path.startsWith('/assets/')) return next();
     const asked = req.url;
     req.url = '/index.html';
     serve(req, res, (err?: unknown) => {
