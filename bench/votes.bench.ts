@@ -35,6 +35,16 @@ import { runMeasured } from './lib/cpu-window.ts';
 import { machineLine, pct, round } from './lib/stats.ts';
 import { seedVotes } from './lib/vote-seed.ts';
 
+/** What `read-load.ts` prints. */
+interface ReadResult extends LoopResult {
+  bytesPerCall: number;
+}
+
+interface ReadMeasured {
+  result: ReadResult;
+  cpu: CpuSplit;
+}
+
 interface Measured {
   result: LoopResult;
   cpu: CpuSplit;
@@ -124,7 +134,7 @@ try {
     reads: readRounds.map((r) => ({
       concurrency: r.concurrency,
       selectAnchor: { ...fig(r.anchor.result), cpu: r.anchor.cpu },
-      runs: r.runs.map(({ name, run }) => ({ name, ...fig(run.result), cpu: run.cpu, failures: run.result.failures })),
+      runs: r.runs.map(({ name, run }) => ({ name, ...fig(run.result), bytesPerRead: run.result.bytesPerCall, cpu: run.cpu, failures: run.result.failures })),
     })),
     readsBefore: before
       ? readConcurrencies.map((c, i) => ({ concurrency: c, runs: before.reads[i]!.map(({ name, run }) => ({ name, ...fig(run.result), cpu: run.cpu, failures: run.result.failures })) }))
@@ -148,6 +158,8 @@ try {
     console.log(row('anchor: bare primary-key `SELECT`, same PostgreSQL', fig(r.anchor.result), r.anchor.cpu));
     for (const { name, run } of r.runs) console.log(row(name, fig(run.result), run.cpu));
     for (const { name, run } of before?.reads[i] ?? []) console.log(row(`before: ${name}`, fig(run.result), run.cpu));
+    const kb = (runs: typeof r.runs) => runs.map(({ run }) => round(run.result.bytesPerCall / 1024)).join(' / ');
+    console.log(`\nKB on the wire per read (the rows in order): ${kb(r.runs)}${before ? `; before: ${kb(before.reads[i]!)}` : ''}`);
   });
   console.log(JSON.stringify(figures));
 } finally {
@@ -194,7 +206,7 @@ function voteLoad(urls: string, pids: number | readonly number[]): Promise<Measu
 }
 
 /** The three reads at each read concurrency against the gateways at `urls`, whose database `c` holds. */
-async function readsOn(urls: string, pids: readonly number[], c: pg.Client): Promise<Array<Array<{ name: string; run: Measured }>>> {
+async function readsOn(urls: string, pids: readonly number[], c: pg.Client): Promise<Array<Array<{ name: string; run: ReadMeasured }>>> {
   const cursors: string[] = [];
   for (const t of TOOLS) {
     const { rows } = await c.query<{ voted_at: string; battle_id: string }>(
@@ -210,11 +222,11 @@ async function readsOn(urls: string, pids: readonly number[], c: pg.Client): Pro
     ['GET /api/tools/:slug/history?cursor= (a page halfway down)', cursors],
     [`GET /api/v2/user/${PRODUCT}/list/:id`, TOOLS.map((t) => `/api/v2/user/${PRODUCT}/list/${t.slug}`)],
   ];
-  const rounds: Array<Array<{ name: string; run: Measured }>> = [];
+  const rounds: Array<Array<{ name: string; run: ReadMeasured }>> = [];
   for (const rc of readConcurrencies) {
-    const runs: Array<{ name: string; run: Measured }> = [];
+    const runs: Array<{ name: string; run: ReadMeasured }> = [];
     for (const [name, paths] of reads) {
-      runs.push({ name, run: await runMeasured<LoopResult>('bench/lib/read-load.ts', loop({ GATEWAY_URL: urls, CONCURRENCY: String(rc), PATHS: JSON.stringify(paths) }, readMs), pids) });
+      runs.push({ name, run: await runMeasured<ReadResult>('bench/lib/read-load.ts', loop({ GATEWAY_URL: urls, CONCURRENCY: String(rc), PATHS: JSON.stringify(paths) }, readMs), pids) });
     }
     rounds.push(runs);
   }

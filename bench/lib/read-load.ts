@@ -1,8 +1,8 @@
 /**
  * Reads through the HTTP API: `CONCURRENCY` readers at once, each asking for the next path of
  * `PATHS` (a JSON array, taken in turn; read i from gateway i mod n of `GATEWAY_URL`) as soon as
- * its last answer was read, for `WARMUP_MS` and then `DURATION_MS`. Asks for gzip, as browsers
- * do. Prints a `LoopResult`.
+ * its last answer was read, for `WARMUP_MS` and then `DURATION_MS`. Asks for the encodings a
+ * browser takes (the gateway answers brotli). Prints a `LoopResult` with the bytes received per read.
  */
 import http from 'node:http';
 import { closedLoop } from './closed-loop.ts';
@@ -12,13 +12,18 @@ const concurrency = Number(process.env.CONCURRENCY);
 const targets = gatewayTargets(concurrency);
 const paths = JSON.parse(process.env.PATHS!) as string[];
 let next = 0;
+let bytes = 0;
+let reads = 0;
 
 const get = (i: number) =>
   new Promise<number>((resolve, reject) => {
     const { host, port, agent } = targets[i % targets.length]!;
-    const req = http.request({ host, port, path: paths[i % paths.length]!, agent, headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(res.statusCode ?? 0));
+    const req = http.request({ host, port, path: paths[i % paths.length]!, agent, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } }, (res) => {
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => {
+        reads += 1;
+        resolve(res.statusCode ?? 0);
+      });
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -35,4 +40,4 @@ const result = await closedLoop({
   },
 });
 for (const t of targets) t.agent.destroy();
-console.log(JSON.stringify(result));
+console.log(JSON.stringify({ ...result, bytesPerCall: reads > 0 ? Math.round(bytes / reads) : 0 }));

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { DEMO_ROSTER, TOOLS } from '@duet/shared';
 import type pg from 'pg';
 
@@ -39,7 +41,7 @@ export async function seedVotes(
   const { rowCount: flagged } = await client.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'answers' AND column_name = 'names_model'");
   const answersSql = (prefix: string) => `
     INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms, duration_ms, created_at${flagged ? ', names_model' : ''})
-    SELECT b.id, s.side, CASE s.side WHEN 'a' THEN b.model_a ELSE b.model_b END, $1 || ' (' || s.side || ')', 'stop',
+    SELECT b.id, s.side, CASE s.side WHEN 'a' THEN b.model_a ELSE b.model_b END, ($1::text[])[1 + (hashtext(b.id::text || s.side) & (cardinality($1::text[]) - 1))], 'stop',
            120, 180, 400 + (hashtext(b.id::text || s.side) & 511), 5000 + (hashtext(s.side || b.id::text) & 4095), b.finished_at${flagged ? ', false' : ''}
       FROM generate_series(1, $2::int) AS i
       JOIN battles b ON b.id = ${uuidSql(prefix)}
@@ -50,7 +52,8 @@ export async function seedVotes(
     ...models,
     opts.stored,
   ]);
-  await step('stored answers', answersSql('stored-'), [ANSWER, opts.stored]);
+  const texts = answerTexts();
+  await step('stored answers', answersSql('stored-'), [texts, opts.stored]);
   await step(
     'stored votes',
     `INSERT INTO votes (battle_id, tool, winner, created_at, counted, uncounted_reason, voter_key)
@@ -78,15 +81,32 @@ export async function seedVotes(
     ...models.slice(1),
     opts.fresh,
   ]);
-  await step('fresh answers', answersSql('fresh-'), [ANSWER, opts.fresh]);
+  await step('fresh answers', answersSql('fresh-'), [texts, opts.fresh]);
   const t0 = performance.now();
   await client.query('RESET session_replication_role; RESET synchronous_commit');
   await client.query('VACUUM ANALYZE battles, answers, votes, model_stats');
   opts.onStep?.('vacuum analyze', performance.now() - t0);
 }
 
-/** About 600 characters, as a short answer is; names no model. */
-const ANSWER = Array.from({ length: 8 }, () => 'The tide comes in twice a day because the moon pulls the sea toward it.').join(' ');
+/**
+ * 1,024 answers of about 600 characters of English prose, each a different passage of Duet's own
+ * documentation, none naming a model: the history pages the benchmark reads hold text that
+ * compresses as answers do, not one sentence over and over (which compresses to nothing).
+ */
+function answerTexts(): string[] {
+  const prose = ['README.md', 'docs/operations.md', 'docs/reliability.md']
+    .map((f) => readFileSync(fileURLToPath(new URL(`../../${f}`, import.meta.url)), 'utf8'))
+    .join(' ')
+    .replace(/[`*#|>_[\]()-]+/g, ' ')
+    .replace(/\s+/g, ' ');
+  const texts: string[] = [];
+  for (let i = 0, at = 0; i < prose.length && texts.length < 1024; i++, at = (at + 7_919) % (prose.length - 700)) {
+    const text = prose.slice(at, at + 600);
+    if (!/gpt|claude|openai|anthropic|gemini|llama/i.test(text)) texts.push(text);
+  }
+  if (texts.length < 1024) throw new Error(`only ${texts.length} passages of the documentation name no model`);
+  return texts;
+}
 
 const FRESH_TOKEN_PREFIX = 'bench-vote-token-';
 

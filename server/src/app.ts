@@ -1,7 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/shared';
 import { listen } from '@duet/shared/listen';
-import compression from 'compression';
 import express from 'express';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -15,6 +14,7 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { liveness, readiness } from './http/health.ts';
 import { createHttpServer, drainWithin } from './http/http-server.ts';
 import { perMinuteLimit } from './http/rate-limit.ts';
+import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security.ts';
 import { createDb } from './infra/db.ts';
 import { migrationNames } from './infra/migrate.ts';
@@ -153,7 +153,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   app.use(metrics.countRequests);
   const client = clientApp({ dist: config.clientDist, serveSourceMaps: config.serveSourceMaps });
   if (client) app.use(client.files);
-  app.use(compression());
+  app.use(responseCompression());
   app.use(requestLogs(logger));
   app.get('/healthz', liveness);
   app.get('/readyz', ready);

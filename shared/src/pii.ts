@@ -50,12 +50,17 @@ function maskInternational(number: string): string {
 
 /** The text with e-mail addresses, phone numbers and resident registration numbers masked. */
 export function maskPii(text: string): string {
-  // Nothing to find without an @ or a digit: the common case costs one scan.
-  if (!/[@\d]/.test(text)) return text;
-  return text
-    .replace(EMAIL, (_m, first: string, tld: string) => `${first}***@***.${tld}`)
-    .replace(RESIDENT_NUMBER, (_m, birth: string, sep: string) => `${birth}${sep}*******`)
-    .replace(INTERNATIONAL, maskInternational)
+  // Each pattern runs only on text with the character it cannot do without: an address needs an
+  // @, the numbers a digit, the international ones a +. The e-mail pattern is the costly one (it
+  // tries every word), and answers with digits but no @ are common (a history page spent 8.6 % of
+  // the gateway's time in it); the result is the same.
+  const email = text.includes('@');
+  const digits = /\d/.test(text);
+  if (!email && !digits) return text;
+  const masked = email ? text.replace(EMAIL, (_m, first: string, tld: string) => `${first}***@***.${tld}`) : text;
+  if (!digits) return masked;
+  const withoutResidentNumbers = masked.replace(RESIDENT_NUMBER, (_m, birth: string, sep: string) => `${birth}${sep}*******`);
+  return (withoutResidentNumbers.includes('+') ? withoutResidentNumbers.replace(INTERNATIONAL, maskInternational) : withoutResidentNumbers)
     .replace(KOREAN_MOBILE, (_m, first: string, sep: string, middle: string, last: string) => `${first}${sep}${stars(middle)}${sep}${last}`)
     .replace(
       KOREAN_LANDLINE,

@@ -48,7 +48,7 @@ function get(url: string, acceptEncoding?: string): Promise<{ status: number; he
 
 const BROWSER = 'gzip, deflate, br, zstd';
 
-describe("the client's files", () => {
+describe("what a browser downloads: the client's files and the API's answers", () => {
   let duet: TestDuet;
   beforeAll(async () => {
     duet = await startTestDuet({ noWorker: true, env: { CLIENT_DIST: builtClient() } });
@@ -107,5 +107,18 @@ describe("the client's files", () => {
     await get(`${duet.url}/assets/app-4f2a9c.js`, BROWSER);
     await get(`${duet.url}/assets/app-4f2a9c.js`, BROWSER);
     expect((await served()) - before).toBe(2);
+  });
+
+  it("compresses the API's larger answers as they are sent, in the encoding the browser takes", async () => {
+    const plain = await get(`${duet.url}/api/tools`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const br = await get(`${duet.url}/api/tools`, BROWSER);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+    const gz = await get(`${duet.url}/api/tools`, 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
   });
 });

@@ -1,0 +1,15 @@
+import { constants } from 'node:zlib';
+import compression from 'compression';
+import type { RequestHandler } from 'express';
+
+/**
+ * Compression of the API's answers, made as they are sent. Its levels are the fast ones, not the
+ * library's defaults (brotli quality 4, gzip level 6): a history page of twenty battles with both
+ * answers (36 KB of JSON, prose) takes 328 µs of CPU at brotli 4 against 130 µs at 2 for 2 % more
+ * bytes, and 393 µs at gzip 6 against 150 µs at 2 for 6 % more; every answer is compressed again
+ * for every reader, on the gateway's one thread. The client's files are compressed once, at build
+ * time (`client-app.ts`).
+ */
+export function responseCompression(): RequestHandler {
+  return compression({ level: 2, brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 2 } } });
+}
