@@ -54,13 +54,12 @@ export function maskPii(text: string): string {
   // @, the numbers a digit, the international ones a +. The e-mail pattern is the costly one (it
   // tries every word), and answers with digits but no @ are common (a history page spent 8.6 % of
   // the gateway's time in it); the result is the same.
-  const email = text.includes('@');
-  const digits = /\d/.test(text);
-  if (!email && !digits) return text;
-  const masked = email ? text.replace(EMAIL, (_m, first: string, tld: string) => `${first}***@***.${tld}`) : text;
-  if (!digits) return masked;
-  const withoutResidentNumbers = masked.replace(RESIDENT_NUMBER, (_m, birth: string, sep: string) => `${birth}${sep}*******`);
-  return (withoutResidentNumbers.includes('+') ? withoutResidentNumbers.replace(INTERNATIONAL, maskInternational) : withoutResidentNumbers)
+  let out = text;
+  if (out.includes('@')) out = out.replace(EMAIL, (_m, first: string, tld: string) => `${first}***@***.${tld}`);
+  if (!/\d/.test(out)) return out;
+  out = out.replace(RESIDENT_NUMBER, (_m, birth: string, sep: string) => `${birth}${sep}*******`);
+  if (out.includes('+')) out = out.replace(INTERNATIONAL, maskInternational);
+  return out
     .replace(KOREAN_MOBILE, (_m, first: string, sep: string, middle: string, last: string) => `${first}${sep}${stars(middle)}${sep}${last}`)
     .replace(
       KOREAN_LANDLINE,

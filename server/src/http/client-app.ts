@@ -26,12 +26,12 @@ function cacheHeaders(dist: string) {
 
 /**
  * The built client, when there is one (else null): `files` serves its files, `shell` the app shell
- * for every other GET outside the API and the built files (client-side routes). The build writes each text file
- * compressed beside it (`.br`, `.gz`): those are sent as they are to a browser that accepts them,
- * so serving a visitor costs no compression. `files` goes before the response compression and the
- * request log (a visit asks for some twenty files; the request metrics still count them), `shell`
- * after the API. Source maps give away the client's source: served only when `serveSourceMaps` says
- * so.
+ * for every other GET outside the API and the built files (client-side routes). The build writes
+ * each text file compressed beside it (`.br`, `.gz`): those are sent as they are to a browser that
+ * accepts them, so serving a visitor costs no compression. `files` goes before the response
+ * compression and the request log (a visit asks for some twenty files; the request metrics still
+ * count them), `shell` after the API. Source maps give away the client's source: served only when
+ * `serveSourceMaps` says so.
  */
 export function clientApp(opts: { dist: string; serveSourceMaps: boolean }): { files: Router; shell: RequestHandler } | null {
   const dist = path.resolve(opts.dist);
