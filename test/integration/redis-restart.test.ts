@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, MAINTENANCE_QUEUE, MODERATION_QUEUE } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, LEADERBOARD_STYLE_SCHEDULER, MAINTENANCE_QUEUE, MODERATION_QUEUE } from '@duet/shared';
 import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -160,6 +160,39 @@ describe('Redis restarted with its data lost', () => {
       expect(worker.output()).not.toContain('Redis is back');
     } finally {
       await moderation.close();
+      await worker.stop();
+    }
+  }, 60_000);
+
+  it("writes a schedule again when Redis kept the schedule but lost its next run", async () => {
+    const worker = spawnWorkerProcess({ ...duet.env, SCHEDULE_CHECK_MS: '300' });
+    workers.push(worker);
+    await worker.ready;
+    const prefix = bullPrefix(duet.prefix);
+    const refits = new Queue(LEADERBOARD_QUEUE, { connection: probe, prefix });
+    try {
+      // The hourly style refit: its next run waits, delayed, for the rest of the hour.
+      const next = await waitFor(async () => (await refits.getJobScheduler(LEADERBOARD_STYLE_SCHEDULER))?.next, { what: 'the style refit scheduled' });
+      const jobId = `repeat:${LEADERBOARD_STYLE_SCHEDULER}:${next}`;
+      expect(await refits.getJob(jobId)).toBeDefined();
+      // Lost as a failover that kept some writes and not others would lose it: the scheduler stays.
+      await probe.zrem(`${prefix}:${LEADERBOARD_QUEUE}:delayed`, jobId);
+      await probe.del(`${prefix}:${LEADERBOARD_QUEUE}:${jobId}`);
+      expect(await refits.getJobScheduler(LEADERBOARD_STYLE_SCHEDULER)).toBeDefined();
+      await waitFor(async () => {
+        const scheduler = await refits.getJobScheduler(LEADERBOARD_STYLE_SCHEDULER);
+        const job = scheduler?.next === undefined ? undefined : await refits.getJob(`repeat:${LEADERBOARD_STYLE_SCHEDULER}:${scheduler.next}`);
+        return job !== undefined && (await job.isDelayed());
+      }, { what: 'the next style refit to be scheduled again' });
+      await waitFor(() => worker.output().includes('schedules were missing from Redis: written again'), { what: 'the worker to say so' });
+      // Schedules that run every half second and every second, checked every 300 ms: with nothing
+      // lost, none is written again (a run between two of them never counts as a lost one).
+      const writes = () => worker.output().split('schedules were missing from Redis').length - 1;
+      const before = writes();
+      await sleep(3_000);
+      expect(writes()).toBe(before);
+    } finally {
+      await refits.close();
       await worker.stop();
     }
   }, 60_000);
