@@ -26,7 +26,7 @@ function readArgs(): { battleId: string; restore: boolean } {
 
 const { battleId, restore } = readArgs();
 const env = parseEnv(ZInfraEnvSchema, process.env);
-const db = createDb(env.DATABASE_URL, 1, env.DB_QUERY_TIMEOUT_MS, 'duet-takedown');
+const db = createDb(env.DATABASE_URL, 1, 'duet-takedown', env.DB_QUERY_TIMEOUT_MS);
 try {
   const admin = createAdminService({ db });
   const done = restore ? await admin.restore(battleId, 'cli') : await admin.takeDown(battleId, 'cli');

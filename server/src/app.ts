@@ -71,7 +71,7 @@ export interface Gateway {
 export async function startGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Promise<Gateway> {
   // First, so a refused Firebase set-up stops the start before any connection is opened.
   const firebase = config.accounts.mode === 'disabled' ? null : createFirebaseAuth(config.accounts, logger);
-  const db = createDb(config.databaseUrl, config.dbPoolSize, config.dbQueryTimeoutMs);
+  const db = createDb(config.databaseUrl, config.dbPoolSize, 'duet-gateway', config.dbQueryTimeoutMs);
   // An idle connection dropped by PostgreSQL (restart, failover) must not crash the gateway.
   db.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection lost'));
   // Requests use a fail-fast connection: with Redis away they answer 503 at once instead of hanging.

@@ -10,5 +10,5 @@ export { withTransaction } from '@duet/shared/pg-pool';
  * for `queryTimeoutMs` fails too (503) and its connection is closed. Its connections carry
  * `applicationName` in `pg_stat_activity` (docs/operations.md, "PostgreSQL connections").
  */
-export const createDb = (databaseUrl: string, max: number, queryTimeoutMs: number, applicationName = 'duet-gateway'): Db =>
+export const createDb = (databaseUrl: string, max: number, applicationName: string, queryTimeoutMs: number): Db =>
   createPool(databaseUrl, { max, applicationName, queryTimeoutMs, connectTimeoutMs: 10_000 });
