@@ -19,7 +19,7 @@ import { securityHeaders } from './http/security.ts';
 import { createDb } from './infra/db.ts';
 import { migrationNames } from './infra/migrate.ts';
 import { createBattleQueue, enqueueBattle } from './infra/queue.ts';
-import { connectionNameOf, createRedis, redisReady } from './infra/redis.ts';
+import { connectionNameOf, createRedis, waitForRedis } from './infra/redis.ts';
 import { loadOnce, storedSecret } from './infra/secrets.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
@@ -85,7 +85,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   for (const r of connections) r.on('error', (err: Error) => logger.debug({ err: err.message, connection: connectionNameOf(r) }, 'redis connection error'));
   // Subscribing before a connection is ready races ioredis's ready check (which then fails and
   // reconnects): start from ready connections.
-  await Promise.all(connections.map(redisReady));
+  await waitForRedis(connections, logger);
   const keys = redisKeys(config.redisPrefix);
   const queue = createBattleQueue(redis, config.redisPrefix);
   queue.on('error', (err) => logger.debug({ err: err.message }, 'battle queue error'));

@@ -150,8 +150,44 @@ export async function redisWritable(redis: RedisClient): Promise<void> {
   }
 }
 
-/** Waits until the connection is ready (a fail-fast connection refuses commands before that). */
-export async function redisReady(redis: RedisClient): Promise<void> {
-  if (redis.status !== 'ready') await once(redis, 'ready');
+/** What `waitForRedis` logs through (a pino logger). */
+export interface StartLogger {
+  warn: (obj: object, msg: string) => void;
+  info: (msg: string) => void;
+}
+
+/**
+ * Waits until every one of a process's connections is ready (`redisReady`), saying once that it
+ * waits for Redis and once that Redis answered: a gateway or worker started during an outage waits
+ * for it, and its supervisor's start-up probe decides how long that may take.
+ */
+export async function waitForRedis(connections: readonly RedisClient[], logger: StartLogger): Promise<void> {
+  let waited = false;
+  const onFirstError = (err: Error) => {
+    if (waited) return;
+    waited = true;
+    logger.warn({ err: err.message }, 'Redis does not answer: waiting for it to start');
+  };
+  await Promise.all(connections.map((redis) => redisReady(redis, { onFirstError })));
+  if (waited) logger.info('Redis answers: starting');
+}
+
+/**
+ * Waits until the connection is ready (a fail-fast connection refuses commands before that),
+ * through failed attempts: ioredis keeps trying, so a process started while Redis is away waits for
+ * it and starts when it is back, instead of exiting into a restart loop. `onFirstError` is told of
+ * the first failed attempt (to say what the process waits for). `failOnError`: give up at the
+ * first failed attempt instead (a job's process, which its queue retries).
+ */
+export async function redisReady(redis: RedisClient, opts: { failOnError?: boolean; onFirstError?: (err: Error) => void } = {}): Promise<void> {
+  if (redis.status !== 'ready') {
+    if (opts.failOnError) await once(redis, 'ready');
+    else {
+      const told = (err: Error) => opts.onFirstError?.(err);
+      redis.once('error', told);
+      await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+      redis.off('error', told);
+    }
+  }
   if (isCluster(redis)) await subscribersReady.get(redis);
 }

@@ -63,7 +63,7 @@ describe('the statements a worker sends per battle', () => {
     });
     live = createRedis({ url: TEST_REDIS_URL, clusterNodes: [] }, 'test-statements', { failFast: true });
     bull = createRedis({ url: TEST_REDIS_URL, clusterNodes: [] }, 'test-statements-bull');
-    await Promise.all([live, bull].map(redisReady));
+    await Promise.all([live, bull].map((r) => redisReady(r)));
     const logger = pino({ level: 'silent' });
     moderation = await startModeration({ db: noted, connection: bull, prefix: bullPrefix(prefix, false), logger, config: c.moderation });
     // Only the runs' own statements are counted: the periodic sweep (which would read a pending

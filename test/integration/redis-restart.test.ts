@@ -8,6 +8,7 @@ import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 import type { PrivateRedis } from '../helpers/private-services.ts';
@@ -195,5 +196,48 @@ describe('Redis restarted with its data lost', () => {
       await refits.close();
       await worker.stop();
     }
+  }, 60_000);
+
+  it('a gateway and a worker started while Redis is down wait for it, then start, and the worker runs battles', async () => {
+    fake.setDefault({ text: 'Short answer.', tokensPerSecond: 0 });
+    await redis.stop();
+    const worker = spawnWorkerProcess(duet.env);
+    workers.push(worker);
+    let ready = false;
+    void worker.ready.then(() => (ready = true));
+    // A gateway of its own (its own database), on the same Redis.
+    const gatewayStarting = startGatewayProcess({ env: { REDIS_URL: redis.url }, startTimeoutMs: 30_000 });
+    gatewayStarting.catch(() => undefined);
+    await sleep(3_000);
+    // Waiting, not ready and not gone (a process that exits is restarted into the outage, with
+    // growing pauses), and saying so.
+    expect(ready).toBe(false);
+    expect(worker.child.exitCode).toBeNull();
+    expect(worker.output()).toContain('Redis does not answer: waiting for it to start');
+    await redis.start();
+    await worker.ready;
+    expect(worker.output()).toContain('Redis answers: starting');
+    const gateway = await gatewayStarting;
+    try {
+      expect(gateway.output()).toContain('Redis does not answer: waiting for it to start');
+      await waitFor(async () => (await fetch(`${gateway.url}/readyz`)).status === 200, { what: 'the gateway to be ready' });
+    } finally {
+      await gateway.stop();
+    }
+    const res = await waitFor(async () => {
+      const created = await fetch(`${duet.url}/api/battles`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tool: 'anything-question', text: 'After the wait', lang: 'en' }),
+      });
+      return created.status === 202 ? ((await created.json()) as CreateBattleResponse) : undefined;
+    }, { what: 'the gateway to take a battle again' });
+    await waitFor(async () => {
+      const { rows } = await duet.db.pool.query('SELECT status FROM battles WHERE id = $1', [res.battleId]);
+      return rows[0]?.status === 'finished';
+    }, { what: 'the battle to finish', timeoutMs: 20_000 });
+    const lines = worker.output().split('\n').slice(0, -1);
+    expect(lines.filter((line) => !line.startsWith('{"level":'))).toEqual([]);
+    await worker.stop();
   }, 60_000);
 });

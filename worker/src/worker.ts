@@ -20,7 +20,7 @@ import { pino } from 'pino';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config.ts';
 import { createDb } from './infra/db.ts';
-import { createRedis, isCluster, redisReady } from './infra/redis.ts';
+import { createRedis, isCluster, waitForRedis } from './infra/redis.ts';
 import { startLeaderboardWorker } from './jobs/leaderboard-worker.ts';
 import { closeBattle, createRunBattleHandler, createStartPacer, providerLookup, RunStopped } from './jobs/run-battle.handler.ts';
 import type { Schedule } from './jobs/schedules.ts';
@@ -69,7 +69,7 @@ export async function startWorker(
   const live = createRedis(target, 'duet-worker-live', { failFast: true });
   for (const r of [redis, cancelSub, bullConnection, live]) r.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
   // Subscribing before a connection is ready races ioredis's ready check: start from ready ones.
-  await Promise.all([redis, cancelSub, bullConnection, live].map(redisReady));
+  await waitForRedis([redis, cancelSub, bullConnection, live], logger);
   const keys = redisKeys(config.redisPrefix);
   const prefix = bullPrefix(config.redisPrefix, isCluster(bullConnection));
   const workerId = randomUUID();

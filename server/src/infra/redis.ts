@@ -2,7 +2,7 @@ import { createRedisConnection } from '@duet/shared/redis-connection';
 import type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
 
 export type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
-export { connectionNameOf, isCluster, redisReady } from '@duet/shared/redis-connection';
+export { connectionNameOf, isCluster, redisReady, waitForRedis } from '@duet/shared/redis-connection';
 
 /**
  * Opens a Redis connection (one server, or the cluster the target names). By default as BullMQ

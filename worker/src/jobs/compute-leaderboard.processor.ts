@@ -61,7 +61,7 @@ export default async function computeLeaderboardProcessor(job: SandboxedJob): Pr
   const redis = createRedis({ url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES }, 'duet-leaderboard-refit', { failFast: true });
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails
   try {
-    await redisReady(redis);
+    await redisReady(redis, { failOnError: true });
     const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX) };
     if (job.name === COMPUTE_STYLE_LEADERBOARD_JOB) return { ...(await createComputeStyleLeaderboard(deps)()), control: 'style', pid: process.pid };
     return { ...(await createComputeLeaderboard(deps)()), control: 'none', pid: process.pid };
