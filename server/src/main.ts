@@ -2,7 +2,7 @@ import { handleProcessFaults, stopOnSignals } from '@duet/shared/process-lifecyc
 import { pino } from 'pino';
 import { startGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
-import { migrate } from './infra/migrate.ts';
+import { migrateWhenReachable } from './infra/migrate.ts';
 
 const config = loadGatewayConfig();
 // Lines leave asynchronously: those written while a write is under way go out with it, one write
@@ -15,7 +15,7 @@ if (config.accounts.mode === 'disabled') {
 } else if (config.accounts.mode === 'emulator') {
   logger.warn({ emulator: config.accounts.emulatorHost }, 'accounts use the Firebase Auth Emulator: its tokens are unsigned, never run this in production');
 }
-if (config.migrateOnStart) await migrate(config.databaseUrl, (msg) => logger.debug(msg));
+if (config.migrateOnStart) await migrateWhenReachable(config.databaseUrl, logger);
 
 const gateway = await startGateway(config, logger);
 

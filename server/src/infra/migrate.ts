@@ -1,8 +1,10 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
+import type { Logger } from 'pino';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -88,5 +90,34 @@ export async function migrate(databaseUrl: string, log: (msg: string) => void = 
   } finally {
     // Ending the session releases the lock.
     await client.end();
+  }
+}
+
+/** Failures to reach PostgreSQL at all (nothing listening, no route, no name yet) or a server still starting. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P03']);
+
+/** Whether `err` says PostgreSQL could not be reached (as opposed to refusing what was asked). */
+export function isUnreachable(err: unknown): boolean {
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && UNREACHABLE.has(code)) || (typeof message === 'string' && message.startsWith('Connection terminated'));
+}
+
+/**
+ * `migrate` at a gateway's start, waiting for PostgreSQL while it cannot be reached (saying so
+ * once, then trying again after 0.5, 1, 2, 4 and then every 5 s): a gateway started during an
+ * outage starts when the database is back instead of exiting into a supervisor's growing restart
+ * pauses. Any other failure (a refused login, a failed migration) ends the start as before.
+ */
+export async function migrateWhenReachable(databaseUrl: string, logger: Pick<Logger, 'warn' | 'info' | 'debug'>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await migrate(databaseUrl, (msg) => logger.debug(msg));
+      if (attempt > 0) logger.info('PostgreSQL answers: migrations applied');
+      return;
+    } catch (err) {
+      if (!isUnreachable(err)) throw err;
+      if (attempt === 0) logger.warn({ err: (err as Error).message }, 'PostgreSQL does not answer: waiting for it to start');
+      await delay(Math.min(5_000, 500 * 2 ** attempt));
+    }
   }
 }
