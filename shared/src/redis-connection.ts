@@ -183,8 +183,13 @@ export async function redisReady(redis: RedisClient, opts: { failOnError?: boole
   if (redis.status !== 'ready') {
     if (opts.failOnError) await once(redis, 'ready');
     else {
-      const told = (err: Error) => opts.onFirstError?.(err);
-      redis.once('error', told);
+      // A listener for the whole wait: an error with none would end the process.
+      let first = true;
+      const told = (err: Error) => {
+        if (first) opts.onFirstError?.(err);
+        first = false;
+      };
+      redis.on('error', told);
       await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
       redis.off('error', told);
     }

@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
@@ -97,7 +97,7 @@ export async function migrate(databaseUrl: string, log: (msg: string) => void = 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P03']);
 
 /** Whether `err` says PostgreSQL could not be reached (as opposed to refusing what was asked). */
-export function isUnreachable(err: unknown): boolean {
+function isUnreachable(err: unknown): boolean {
   const { code, message } = err as { code?: unknown; message?: unknown };
   return (typeof code === 'string' && UNREACHABLE.has(code)) || (typeof message === 'string' && message.startsWith('Connection terminated'));
 }
