@@ -2,7 +2,9 @@
 // development and tests, or reuses one that already answers there. Used by `npm start` and by
 // the tests' global setup.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const EMULATOR_HOST = '127.0.0.1:9099';
 export const EMULATOR_PROJECT = 'demo-duet';
@@ -18,11 +20,52 @@ async function answers() {
   }
 }
 
+/** Held while one caller starts the emulator (a file created exclusively: callers may be other processes). */
+const START_LOCK = join(tmpdir(), 'duet-auth-emulator.lock');
+
+/**
+ * Runs `fn` holding the start lock. Two callers starting at once (the test projects' global
+ * setups run side by side) would each see no emulator and each start one: the second fails on
+ * the taken ports and, shutting down, could take the first down with it. The second waits here
+ * instead, then finds the first one answering and reuses it. A lock older than two minutes is
+ * a start that crashed: taken over.
+ */
+async function holdingStartLock(fn) {
+  for (;;) {
+    try {
+      closeSync(openSync(START_LOCK, 'wx'));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(START_LOCK).mtimeMs > 120_000) unlinkSync(START_LOCK);
+      } catch {
+        // Released meanwhile.
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    try {
+      unlinkSync(START_LOCK);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 /**
  * Ensures an emulator is up. Resolves with `stop()`, which stops it only if this call started it.
  * @param {{ log?: (line: string) => void, timeoutMs?: number }} [opts]
  */
-export async function startAuthEmulator(opts = {}) {
+export function startAuthEmulator(opts = {}) {
+  return holdingStartLock(() => startUnlocked(opts));
+}
+
+/** @param {{ log?: (line: string) => void, timeoutMs?: number }} opts */
+async function startUnlocked(opts) {
   const log = opts.log ?? (() => undefined);
   if (await answers()) return { host: EMULATOR_HOST, started: false, stop: async () => undefined };
   const bin = `${root}node_modules/.bin/firebase`;
@@ -42,7 +85,8 @@ export async function startAuthEmulator(opts = {}) {
   child.stderr.on('data', collect);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
-  while (!(await answers())) {
+  // Ours answers only once it is up and still running: an answer from anything else does not count.
+  while (!(child.exitCode === null && (await answers()))) {
     if (child.exitCode !== null) throw new Error(`The Auth Emulator exited:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
