@@ -5,11 +5,10 @@ import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
-import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { getJson, postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { startTestDuet } from '../helpers/duet.ts';
+import { startFaultDuet } from '../helpers/fault-duet.ts';
 import type { TcpProxy } from '../helpers/private-services.ts';
 import { startTcpProxy } from '../helpers/private-services.ts';
 import { TEST_PG_URL } from '../helpers/services.ts';
@@ -43,16 +42,13 @@ describe('PostgreSQL gone from under open connections', () => {
     const server = new URL(TEST_PG_URL);
     proxy = await startTcpProxy(Number(server.port || 5432));
     server.port = String(proxy.port);
-    fake = await startFakeLlmServer();
-    duet = await startTestDuet({
-      noWorker: true,
+    ({ fake, duet } = await startFaultDuet({
       pgUrl: server.toString(),
       env: {
-        ...fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
         DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
         STORE_RETRY_MS: '600000',
       },
-    });
+    }));
     proxiedUrl = duet.db.url;
     const around = new URL(proxiedUrl);
     around.port = new URL(TEST_PG_URL).port || '5432';

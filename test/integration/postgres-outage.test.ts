@@ -2,11 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
-import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { startTestDuet } from '../helpers/duet.ts';
+import { startFaultDuet } from '../helpers/fault-duet.ts';
 import type { PrivatePostgres } from '../helpers/private-services.ts';
 import { startPrivatePostgres } from '../helpers/private-services.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -34,18 +33,15 @@ describe('PostgreSQL down mid-battle', () => {
 
   beforeAll(async () => {
     postgres = await startPrivatePostgres();
-    fake = await startFakeLlmServer();
-    duet = await startTestDuet({
-      noWorker: true,
+    ({ fake, duet } = await startFaultDuet({
       pgUrl: postgres.url('postgres'),
       env: {
-        ...fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
         WORKER_LOCK_DURATION_MS: '1500',
         WORKER_STALLED_INTERVAL_MS: '1000',
         STORE_RETRY_MS: '600000',
         BATTLE_LEASE_MS: '2000',
       },
-    });
+    }));
   }, 60_000);
 
   afterAll(async () => {

@@ -2,10 +2,9 @@ import type { CreateBattleResponse } from '@duet/shared';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
-import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { startTestDuet } from '../helpers/duet.ts';
+import { startFaultDuet } from '../helpers/fault-duet.ts';
 import type { PrivateRedis, TcpProxy } from '../helpers/private-services.ts';
 import { startPrivateRedis, startTcpProxy } from '../helpers/private-services.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -36,12 +35,7 @@ describe('Redis failing over behind one address', () => {
     replica = await startPrivateRedis();
     await adminOf(replica).call('REPLICAOF', '127.0.0.1', String(primary.port));
     proxy = await startTcpProxy(primary.port);
-    fake = await startFakeLlmServer();
-    duet = await startTestDuet({
-      noWorker: true,
-      redisUrl: `redis://127.0.0.1:${proxy.port}`,
-      env: fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
-    });
+    ({ fake, duet } = await startFaultDuet({ redisUrl: `redis://127.0.0.1:${proxy.port}` }));
   }, 60_000);
 
   afterAll(async () => {

@@ -3,12 +3,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
-import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
 import { sampleValue, scrape } from '../helpers/prometheus.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { startTestDuet } from '../helpers/duet.ts';
+import { startFaultDuet } from '../helpers/fault-duet.ts';
 import type { PrivateRedis } from '../helpers/private-services.ts';
 import { startPrivateRedis } from '../helpers/private-services.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -32,17 +31,14 @@ describe('Redis refusing writes', () => {
     redis = await startPrivateRedis();
     admin = new Redis(redis.url);
     await admin.config('SET', 'maxmemory-policy', 'noeviction');
-    fake = await startFakeLlmServer();
-    duet = await startTestDuet({
-      noWorker: true,
+    ({ fake, duet } = await startFaultDuet({
       redisUrl: redis.url,
       env: {
-        ...fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
         // The limits on, as in production: their counters are Redis writes.
         RATE_LIMIT_BATTLES_PER_MINUTE: '1000',
         RATE_LIMIT_VOTES_PER_MINUTE: '1000',
       },
-    });
+    }));
   }, 60_000);
 
   afterAll(async () => {

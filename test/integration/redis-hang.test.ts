@@ -2,11 +2,10 @@ import type { CreateBattleResponse } from '@duet/shared';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
-import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { startTestDuet } from '../helpers/duet.ts';
+import { startFaultDuet } from '../helpers/fault-duet.ts';
 import type { PrivateRedis, TcpProxy } from '../helpers/private-services.ts';
 import { startPrivateRedis, startTcpProxy } from '../helpers/private-services.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -30,12 +29,7 @@ describe('Redis gone from under open connections', () => {
   beforeAll(async () => {
     redis = await startPrivateRedis();
     proxy = await startTcpProxy(redis.port);
-    fake = await startFakeLlmServer();
-    duet = await startTestDuet({
-      noWorker: true,
-      redisUrl: `redis://127.0.0.1:${proxy.port}`,
-      env: fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
-    });
+    ({ fake, duet } = await startFaultDuet({ redisUrl: `redis://127.0.0.1:${proxy.port}` }));
   }, 60_000);
 
   afterAll(async () => {

@@ -5,12 +5,11 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
-import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { startTestDuet } from '../helpers/duet.ts';
+import { startFaultDuet } from '../helpers/fault-duet.ts';
 import type { PrivateRedis } from '../helpers/private-services.ts';
 import { startPrivateRedis } from '../helpers/private-services.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -36,12 +35,9 @@ describe('Redis restarted with its data lost', () => {
     redis = await startPrivateRedis();
     probe = new Redis(redis.url, { maxRetriesPerRequest: null });
     probe.on('error', () => undefined);
-    fake = await startFakeLlmServer();
-    duet = await startTestDuet({
-      noWorker: true,
+    ({ fake, duet } = await startFaultDuet({
       redisUrl: redis.url,
       env: {
-        ...fakeRosterEnv(fake, { gpt: 'gpt-x', claude: 'claude-x' }),
         WORKER_LOCK_DURATION_MS: '2000',
         WORKER_STALLED_INTERVAL_MS: '1000',
         BATTLE_LEASE_MS: '2000',
@@ -49,7 +45,7 @@ describe('Redis restarted with its data lost', () => {
         SWEEP_STUCK_AFTER_MS: '0',
         LEADERBOARD_INTERVAL_MS: '1000',
       },
-    });
+    }));
   }, 60_000);
 
   afterAll(async () => {
