@@ -8,9 +8,9 @@
  * visit and the encodings seen.
  */
 import http from 'node:http';
+import { browserGet } from './browser-get.ts';
 import { closedLoop } from './closed-loop.ts';
 
-const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const PARALLEL = 6;
 
 const target = new URL(process.env.GATEWAY_URL!);
@@ -20,17 +20,7 @@ let bytes = 0;
 let visits = 0;
 const encodings: Record<string, number> = {};
 
-const get = (agent: http.Agent, path: string) =>
-  new Promise<{ status: number; encoding: string; bytes: number }>((resolve, reject) => {
-    const req = http.request({ host: target.hostname, port: target.port, path, agent, headers: { 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
-      let n = 0;
-      res.on('data', (c: Buffer) => (n += c.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: String(res.headers['content-encoding'] ?? 'identity'), bytes: n }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+const get = (agent: http.Agent, path: string) => browserGet({ host: target.hostname, port: target.port, agent }, path);
 
 async function visit(): Promise<true | string> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: PARALLEL });

@@ -4,7 +4,7 @@
  * its last answer was read, for `WARMUP_MS` and then `DURATION_MS`. Asks for the encodings a
  * browser takes (the gateway answers brotli). Prints a `LoopResult` with the bytes received per read.
  */
-import http from 'node:http';
+import { browserGet } from './browser-get.ts';
 import { closedLoop } from './closed-loop.ts';
 import { gatewayTargets } from './gateway-targets.ts';
 
@@ -15,20 +15,12 @@ let next = 0;
 let bytes = 0;
 let reads = 0;
 
-const get = (i: number) =>
-  new Promise<number>((resolve, reject) => {
-    const { host, port, agent } = targets[i % targets.length]!;
-    const req = http.request({ host, port, path: paths[i % paths.length]!, agent, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } }, (res) => {
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => {
-        reads += 1;
-        resolve(res.statusCode ?? 0);
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+const get = async (i: number): Promise<number> => {
+  const answer = await browserGet(targets[i % targets.length]!, paths[i % paths.length]!);
+  bytes += answer.bytes;
+  reads += 1;
+  return answer.status;
+};
 
 const result = await closedLoop({
   concurrency,
