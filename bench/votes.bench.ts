@@ -8,7 +8,9 @@
  *    the same PostgreSQL, the same concurrency over as many connections as the gateway's pool;
  * 2. reads, `--read-concurrency` at once for `--read-seconds` each: the history's first page (with
  *    win rates), a page deep in the history (with a cursor), and the specification's list, next to
- *    the anchor of a bare primary-key `SELECT`.
+ *    the anchor of a bare primary-key `SELECT`; then the same reads from a gateway process started
+ *    with `HISTORY_CACHE_MB=0` on the same database (every page rendered for every read: what a
+ *    read costs when a vote on its tool has just changed the page).
  *
  * For each it prints the rate, p50 and p99, and where the two cores went (gateway, load,
  * PostgreSQL, everything else). Rate limits are off; `--daily-cap` sets VOTE_DAILY_CAP (default 0,
@@ -109,7 +111,9 @@ try {
   const readAnchors: Measured[] = [];
   for (const c of readConcurrencies) readAnchors.push(await sqlAnchor('select', c, readMs));
   const ownReads = await readsOn(gateways.urls, gateways.pids, client);
-  const readRounds = readConcurrencies.map((c, i) => ({ concurrency: c, anchor: readAnchors[i]!, runs: ownReads[i]! }));
+  const uncached = await startGatewayProcess({ env: { ...gatewayEnv, HISTORY_CACHE_MB: '0' }, joining: gateway });
+  const uncachedReads = await readsOn(uncached.url, [uncached.child.pid!], client).finally(() => uncached.stop());
+  const readRounds = readConcurrencies.map((c, i) => ({ concurrency: c, anchor: readAnchors[i]!, runs: ownReads[i]!, uncached: uncachedReads[i]! }));
   // The other checkout last, on a database of its own seeded alike: its votes, then its reads.
   const before = values.before
     ? await onCheckout(values.before, async (url, pid, c) => ({ votes: await voteLoad(url, pid), reads: await readsOn(url, pid, c) }))
@@ -135,6 +139,7 @@ try {
       concurrency: r.concurrency,
       selectAnchor: { ...fig(r.anchor.result), cpu: r.anchor.cpu },
       runs: r.runs.map(({ name, run }) => ({ name, ...fig(run.result), bytesPerRead: run.result.bytesPerCall, cpu: run.cpu, failures: run.result.failures })),
+      uncached: r.uncached.map(({ name, run }) => ({ name, ...fig(run.result), cpu: run.cpu, failures: run.result.failures })),
     })),
     readsBefore: before
       ? readConcurrencies.map((c, i) => ({ concurrency: c, runs: before.reads[i]!.map(({ name, run }) => ({ name, ...fig(run.result), cpu: run.cpu, failures: run.result.failures })) }))
@@ -157,6 +162,7 @@ try {
     console.log(`\n| reads, ${r.concurrency} at once for ${readMs / 1000} s each ${head}`);
     console.log(row('anchor: bare primary-key `SELECT`, same PostgreSQL', fig(r.anchor.result), r.anchor.cpu));
     for (const { name, run } of r.runs) console.log(row(name, fig(run.result), run.cpu));
+    for (const { name, run } of r.uncached) console.log(row(`HISTORY_CACHE_MB=0: ${name}`, fig(run.result), run.cpu));
     for (const { name, run } of before?.reads[i] ?? []) console.log(row(`before: ${name}`, fig(run.result), run.cpu));
     const kb = (runs: typeof r.runs) => runs.map(({ run }) => round(run.result.bytesPerCall / 1024)).join(' / ');
     console.log(`\nKB on the wire per read (the rows in order): ${kb(r.runs)}${before ? `; before: ${kb(before.reads[i]!)}` : ''}`);

@@ -5,9 +5,11 @@
  * DATABASE_URL. A taken-down battle leaves history, the open-data export and its image URL.
  */
 import { parseArgs } from 'node:util';
-import { parseEnv, ZInfraEnvSchema } from '@duet/shared';
+import { parseEnv, redisKeys, ZInfraEnvSchema } from '@duet/shared';
+import { HISTORY_CACHE_TTL_MS, raiseHistoryVersion } from '@duet/shared/history-version';
 import { AppError } from '../server/src/http/errors.ts';
 import { createDb } from '../server/src/infra/db.ts';
+import { createRedis, redisReady } from '../server/src/infra/redis.ts';
 import { createAdminService } from '../server/src/modules/admin/admin.service.ts';
 
 const USAGE = 'Usage: npm run takedown -- <battleId> [--restore]';
@@ -27,8 +29,23 @@ function readArgs(): { battleId: string; restore: boolean } {
 const { battleId, restore } = readArgs();
 const env = parseEnv(ZInfraEnvSchema, process.env);
 const db = createDb(env.DATABASE_URL, 1, 'duet-takedown', env.DB_QUERY_TIMEOUT_MS);
+
+/** Tells the gateways the tool's history pages changed; without Redis they show it within the cache's bound. */
+async function historyChanged(tool: string): Promise<void> {
+  const redis = createRedis({ url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES }, 'duet-takedown', { failFast: true });
+  redis.on('error', () => undefined);
+  try {
+    await redisReady(redis, { failOnError: true });
+    await raiseHistoryVersion(redis, redisKeys(env.REDIS_PREFIX), tool);
+  } catch (err) {
+    console.warn(`Redis did not answer (${(err as Error).message}): history pages already rendered may show the old state for ${HISTORY_CACHE_TTL_MS / 1000} s.`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 try {
-  const admin = createAdminService({ db });
+  const admin = createAdminService({ db, historyChanged });
   const done = restore ? await admin.restore(battleId, 'cli') : await admin.takeDown(battleId, 'cli');
   console.log(`Battle ${done.battleId} ${done.moderation === 'ok' ? 'restored: shown in public again' : 'taken down: hidden from history, export and its image URL'}.`);
 } catch (err) {

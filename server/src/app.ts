@@ -29,6 +29,8 @@ import { createBattleService } from './modules/battles/battle.service.ts';
 import { createVoterKeys } from './modules/battles/voter-key.ts';
 import { exportRoutes } from './modules/export/export.routes.ts';
 import { createExportService } from './modules/export/export.service.ts';
+import { createHistoryCache } from './modules/history/history-cache.ts';
+import { historyChanges } from './modules/history/history-changes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { createHistoryService } from './modules/history/history.service.ts';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
@@ -153,8 +155,16 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   app.use(metrics.countRequests);
   const client = clientApp({ dist: config.clientDist, serveSourceMaps: config.serveSourceMaps });
   if (client) app.use(client.files);
-  app.use(responseCompression());
   app.use(requestLogs(logger));
+  // History pages are sent compressed as they were kept (`history-cache.ts`): ahead of the
+  // middleware that compresses every other answer, and of the API's other routers.
+  const etagOf = app.get('etag fn') as (body: string, encoding: BufferEncoding) => string;
+  const historyCache = createHistoryCache({ redis, keys, maxBytes: config.historyCacheBytes, etagOf: (json) => etagOf(json, 'utf8'), logger });
+  const historyChanged = historyChanges({ redis, keys, cache: historyCache, logger });
+  // Raised before the voter's next request can be read: their refetch of the history finds the new version.
+  events.on('vote.recorded', ({ tool }) => historyChanged.soon(tool));
+  app.use('/api', historyRoutes(createHistoryService({ db, stats, cache: historyCache })));
+  app.use(responseCompression());
   app.get('/healthz', liveness);
   app.get('/readyz', ready);
   app.use('/admin', operators.routes);
@@ -183,9 +193,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       limit: limit('export', config.rateLimits.exportsPerMinute),
     }),
   );
-  api.use('/admin', adminAuth(config.adminToken), adminRoutes(createAdminService({ db })));
+  api.use('/admin', adminAuth(config.adminToken), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now })));
   api.use(userRoutes(users, { accounts: config.accounts, limit: limit('accounts', config.rateLimits.accountsPerMinute) }));
-  api.use(historyRoutes(createHistoryService({ db, stats })));
   api.use(notFoundHandler);
   app.use('/api', api);
   if (client) app.use(client.shell);

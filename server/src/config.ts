@@ -86,6 +86,8 @@ const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   EXPORT_ENABLED: bool.default(false),
   /** A download whose reader takes nothing for this long is cut, freeing its slot and connection. */
   EXPORT_STALL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Memory for rendered history pages, kept per gateway until a change to their tool's history (MB; 0: off). */
+  HISTORY_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
   /** Bearer token of the operators' admin API (`/api/admin/...`); unset, the admin API is off. */
   ADMIN_TOKEN: optional.pipe(z.string().min(32, 'at least 32 characters').optional()),
   /** Votes per voter (account, else hashed IP) per UTC day that count; more are kept, marked. 0: no cap. */
@@ -146,6 +148,8 @@ export interface GatewayConfig {
   exportEnabled: boolean;
   /** A download whose reader takes nothing for this long is cut. */
   exportStallMs: number;
+  /** Bytes of rendered history pages this gateway keeps (0: none). */
+  historyCacheBytes: number;
   /** ADMIN_TOKEN; null: the admin API is off. */
   adminToken: string | null;
   roster: ModelSpec[];
@@ -202,6 +206,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     dailyVoteCap: e.VOTE_DAILY_CAP,
     exportEnabled: e.EXPORT_ENABLED,
     exportStallMs: e.EXPORT_STALL_MS,
+    historyCacheBytes: Math.round(e.HISTORY_CACHE_MB * 1024 * 1024),
     adminToken: e.ADMIN_TOKEN ?? null,
     roster,
     demoModels: demo,

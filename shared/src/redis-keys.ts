@@ -22,6 +22,11 @@ export const redisKeys = (prefix: string) => ({
    */
   leaderboard: (tool: string | null, board?: { category?: string | null; control?: string }) =>
     `${prefix}:leaderboard:${board?.category ? `category:${board.category}` : (tool ?? '*')}${board?.control === 'style' ? ':style' : ''}`,
+  /**
+   * A tool's history version: a number raised after every change to what its history pages show
+   * (a vote, a moderation decision, a takedown). Gateways cache rendered pages under it.
+   */
+  historyVersion: (tool: string) => `${prefix}:history:${tool}:version`,
   /** Pub/sub channel carrying battle ids to cancel. */
   cancelChannel: `${prefix}:battle-cancel`,
 });

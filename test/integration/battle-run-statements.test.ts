@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { bullPrefix, redisKeys } from '@duet/shared';
 import type { Language } from '@duet/shared';
+import { raiseHistoryVersion } from '@duet/shared/history-version';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +66,14 @@ describe('the statements a worker sends per battle', () => {
     bull = createRedis({ url: TEST_REDIS_URL, clusterNodes: [] }, 'test-statements-bull');
     await Promise.all([live, bull].map((r) => redisReady(r)));
     const logger = pino({ level: 'silent' });
-    moderation = await startModeration({ db: noted, connection: bull, prefix: bullPrefix(prefix, false), logger, config: c.moderation });
+    moderation = await startModeration({
+      db: noted,
+      connection: bull,
+      prefix: bullPrefix(prefix, false),
+      logger,
+      config: c.moderation,
+      historyChanged: (tool) => raiseHistoryVersion(live, redisKeys(prefix), tool),
+    });
     // Only the runs' own statements are counted: the periodic sweep (which would read a pending
     // battle) is stopped; `moderateBattle` works without it.
     await moderation.close();

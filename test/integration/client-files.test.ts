@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 import { sampleValue, scrape } from '../helpers/prometheus.ts';
+import { rawGet } from '../helpers/raw-get.ts';
 
 const SHELL = '<!doctype html><title>Duet</title><script type="module" src="/assets/app-4f2a9c.js"></script>';
 const SCRIPT = `console.log(${JSON.stringify('a tool page '.repeat(200))});`;
@@ -33,18 +33,8 @@ function builtClient(): string {
   return dir;
 }
 
-/** A GET with the raw bytes as they came (fetch would decode them). */
-function get(url: string, acceptEncoding?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
+/** A GET with the raw bytes as they came. */
+const get = (url: string, acceptEncoding?: string) => rawGet(url, acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
 
 const BROWSER = 'gzip, deflate, br, zstd';
 

@@ -186,7 +186,11 @@ describe('moderation with the word list (the demo models)', () => {
     expect((await decided(duet, id)).moderation).toBe('ok');
     expect(await historyIds(duet, 'quiz-solving')).toContain(id);
     const cli = (...args: string[]) =>
-      run('npm', ['run', '--silent', 'takedown', '--', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: duet.env.DATABASE_URL } });
+      run('npm', ['run', '--silent', 'takedown', '--', ...args], {
+        cwd: ROOT,
+        // The deployment's settings, as an operator's shell has them: its database, and its Redis where the gateways keep their history versions.
+        env: { ...process.env, DATABASE_URL: duet.env.DATABASE_URL, REDIS_URL: duet.env.REDIS_URL, REDIS_PREFIX: duet.env.REDIS_PREFIX },
+      });
 
     const down = await cli(id);
     expect(down.stdout).toContain(`Battle ${id} taken down`);
@@ -323,7 +327,9 @@ describe('moderation through the OpenAI endpoint (the fake server, the real SDK)
 
     fake.moderation({ failStatus: undefined });
     expect(await decided(duet, id)).toMatchObject({ moderation: 'ok', moderated_by: 'openai:omni-moderation-latest' });
-    expect(await historyIds(duet, 'anything-question')).toContain(id);
+    // The page read above is cached: the worker's verdict raises the tool's history version just
+    // after it commits, so the next reads list the battle (well before the cache's 10 s bound).
+    await waitFor(async () => (await historyIds(duet, 'anything-question')).includes(id), { what: 'the battle in history', timeoutMs: 3_000 });
     expect(await exportIds(duet)).toContain(id);
   });
 });

@@ -47,6 +47,8 @@ describe('PostgreSQL gone from under open connections', () => {
       env: {
         DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
         STORE_RETRY_MS: '600000',
+        // History reads are this file's probe of the gateway's connections: each must reach PostgreSQL.
+        HISTORY_CACHE_MB: '0',
       },
     }));
     proxiedUrl = duet.db.url;

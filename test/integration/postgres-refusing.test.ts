@@ -18,7 +18,8 @@ describe('PostgreSQL refusing writes', () => {
   const database = () => pg.escapeIdentifier(new URL(duet.db.url).pathname.slice(1));
 
   beforeAll(async () => {
-    duet = await startTestDuet();
+    // History reads are this file's probe of new sessions: each must reach PostgreSQL.
+    duet = await startTestDuet({ env: { HISTORY_CACHE_MB: '0' } });
   }, 60_000);
 
   afterAll(async () => {

@@ -14,6 +14,7 @@ import {
   ZRunBattleJobSchema,
 } from '@duet/shared';
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/shared';
+import { raiseHistoryVersion } from '@duet/shared/history-version';
 import { oneAtATime } from '@duet/shared/one-at-a-time';
 import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import { pino } from 'pino';
@@ -103,7 +104,14 @@ export async function startWorker(
     ((spec: ModelSpec) =>
       createProvider(spec, { apiKey: config.apiKeys[spec.id], timeoutMs: config.providerTimeoutMs, demoSpeed: config.demoSpeed }));
 
-  const moderation = await startModeration({ db, connection: bullConnection, prefix, logger, config: config.moderation });
+  const moderation = await startModeration({
+    db,
+    connection: bullConnection,
+    prefix,
+    logger,
+    config: config.moderation,
+    historyChanged: (tool) => raiseHistoryVersion(redis, keys, tool),
+  });
 
   const runBattle = createRunBattleHandler({
     db,

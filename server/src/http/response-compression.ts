@@ -11,5 +11,9 @@ import type { RequestHandler } from 'express';
  * time (`client-app.ts`).
  */
 export function responseCompression(): RequestHandler {
-  return compression({ level: 2, brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 2 } } });
+  return compression({ level: GZIP_LEVEL, brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } });
 }
+
+/** The levels above, for answers compressed ahead of the middleware (it leaves an answer with a `Content-Encoding` as it is). */
+export const BROTLI_QUALITY = 2;
+export const GZIP_LEVEL = 2;

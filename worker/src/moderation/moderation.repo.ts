@@ -57,17 +57,18 @@ export async function listPending(db: Db, limit: number): Promise<string[]> {
 
 /**
  * Stores a decision, only over `pending`: an operator's takedown made meanwhile, or another
- * worker's decision, is never overwritten. Returns whether this one was stored.
+ * worker's decision, is never overwritten. Returns the battle's tool when this one was stored, else null.
  */
-export async function recordVerdict(db: Db, battleId: string, verdict: ModerationVerdict): Promise<boolean> {
-  const { rowCount } = await db.query(
+export async function recordVerdict(db: Db, battleId: string, verdict: ModerationVerdict): Promise<string | null> {
+  const { rows } = await db.query<{ tool: string }>(
     `UPDATE battles
         SET moderation = $2, moderated_at = now(), moderated_by = $3, moderation_categories = $4,
             moderation_attempts = moderation_attempts + 1
-      WHERE id = $1 AND moderation = 'pending'`,
+      WHERE id = $1 AND moderation = 'pending'
+      RETURNING tool`,
     [battleId, verdict.flagged ? 'flagged' : 'ok', verdict.decidedBy, verdict.categories],
   );
-  return rowCount === 1;
+  return rows[0]?.tool ?? null;
 }
 
 /** Counts a check that could not decide; the battle stays pending. */

@@ -1,4 +1,5 @@
 import { MODERATION_QUEUE } from '@duet/shared';
+import { HISTORY_CACHE_TTL_MS } from '@duet/shared/history-version';
 import { Queue, Worker } from 'bullmq';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Logger } from 'pino';
@@ -25,6 +26,8 @@ export interface ModerationDeps {
   config: ModerationConfig;
   /** Replaces the moderator the config chooses. */
   moderator?: Moderator;
+  /** Says a tool's history pages changed: a battle passed and is listed now. Its failure is logged. */
+  historyChanged: (tool: string) => Promise<void>;
 }
 
 export interface Moderation {
@@ -91,8 +94,13 @@ export async function startModeration(deps: ModerationDeps): Promise<Moderation>
         await repo.recordFailedAttempt(deps.db, battleId);
         return 'failed';
       }
-      const stored = await repo.recordVerdict(deps.db, battleId, verdict);
-      if (stored) log.info({ battleId, flagged: verdict.flagged, categories: verdict.categories, by: verdict.decidedBy }, 'battle moderated');
+      const tool = await repo.recordVerdict(deps.db, battleId, verdict);
+      if (tool !== null) {
+        log.info({ battleId, flagged: verdict.flagged, categories: verdict.categories, by: verdict.decidedBy }, 'battle moderated');
+        if (!verdict.flagged) {
+          await deps.historyChanged(tool).catch((err: unknown) => log.warn({ battleId, err }, `could not raise the history version: cached pages list the battle within ${HISTORY_CACHE_TTL_MS / 1000} s`));
+        }
+      }
       return 'decided';
     } catch (err) {
       log.error({ battleId, err }, 'could not moderate the battle; it stays pending');

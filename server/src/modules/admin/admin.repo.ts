@@ -1,10 +1,10 @@
 import type { Db } from '../../infra/db.ts';
 
-/** Sets a battle's moderation state by hand; false when there is no such battle. */
-export async function setModeration(db: Db, battleId: string, state: 'taken_down' | 'ok', decidedBy: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE battles SET moderation = $2, moderated_at = now(), moderated_by = $3 WHERE id = $1',
+/** Sets a battle's moderation state by hand; returns the battle's tool, null when there is no such battle. */
+export async function setModeration(db: Db, battleId: string, state: 'taken_down' | 'ok', decidedBy: string): Promise<string | null> {
+  const { rows } = await db.query<{ tool: string }>(
+    'UPDATE battles SET moderation = $2, moderated_at = now(), moderated_by = $3 WHERE id = $1 RETURNING tool',
     [battleId, state, decidedBy],
   );
-  return rowCount === 1;
+  return rows[0]?.tool ?? null;
 }

@@ -21,12 +21,16 @@ const ZBattleIdSchema = z.string().uuid();
  * once, whatever moderation had decided) and restore it (shown again: an operator's `ok` also
  * overrides a flag the moderator raised by mistake). Used by the admin API and `npm run takedown`.
  */
-export function createAdminService(deps: { db: Db }) {
+export function createAdminService(deps: {
+  db: Db;
+  /** Says the tool's history pages changed (their cached copies must go); called once the change is stored. */
+  historyChanged: (tool: string) => Promise<void>;
+}) {
   async function change(rawId: string, state: ModerationChange['moderation'], channel: OperatorChannel): Promise<ModerationChange> {
     const parsed = ZBattleIdSchema.safeParse(rawId);
-    if (!parsed.success || !(await setModeration(deps.db, parsed.data, state, `operator:${channel}`))) {
-      throw new AppError(404, 'not_found', `No battle with id ${rawId}`);
-    }
+    const tool = parsed.success ? await setModeration(deps.db, parsed.data, state, `operator:${channel}`) : null;
+    if (!parsed.success || tool === null) throw new AppError(404, 'not_found', `No battle with id ${rawId}`);
+    await deps.historyChanged(tool);
     return { battleId: parsed.data, moderation: state };
   }
 

@@ -5,6 +5,7 @@ import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import { familyPercent } from '../stats/stats.service.ts';
+import type { HistoryCache, RenderedPage } from './history-cache.ts';
 import type { HistoryCursor } from './history.repo.ts';
 import { listVotedBattles } from './history.repo.ts';
 
@@ -52,29 +53,37 @@ const publicEntry = (e: HistoryEntry): HistoryEntry => ({
   },
 });
 
-export function createHistoryService(deps: { db: Db; stats: StatsService }) {
+export function createHistoryService(deps: { db: Db; stats: StatsService; cache: HistoryCache }) {
   const toolOr404 = (idOrRoute: string) => {
     const tool = findTool(idOrRoute);
     if (!tool) throw new AppError(404, 'unknown_tool', `There is no tool called "${idOrRoute}"`);
     return tool;
   };
 
-  async function history(idOrRoute: string, limit: number, cursor?: string): Promise<HistoryResponse> {
-    const tool = toolOr404(idOrRoute);
+  async function render(slug: string, limit: number, after: HistoryCursor | null): Promise<HistoryResponse> {
     // Win rates belong to the first page; later pages only carry more entries.
     const [page, winRates] = await Promise.all([
-      listVotedBattles(deps.db, tool.slug, limit, cursor ? decodeCursor(cursor) : null),
-      cursor ? Promise.resolve([]) : deps.stats.winRates(tool.slug),
+      listVotedBattles(deps.db, slug, limit, after),
+      after ? Promise.resolve([]) : deps.stats.winRates(slug),
     ]);
     return { list: page.entries.map(publicEntry), winRates, nextCursor: page.next ? encodeCursor(page.next) : null };
   }
 
-  /** `GET /api/v2/user/:product/list/:id` in the specification's shape. */
-  async function specList(idOrRoute: string, limit: number): Promise<SpecHistoryResponse> {
-    const { list, winRates } = await history(idOrRoute, limit);
-    return {
-      data: { list, gpt4WimPercent: familyPercent(winRates, 'gpt'), claude3WinPercent: familyPercent(winRates, 'claude') },
-    };
+  /** One page of a tool's history (`HistoryResponse`), from the cache when it holds it. */
+  function history(idOrRoute: string, limit: number, cursor?: string): Promise<RenderedPage> {
+    const { slug } = toolOr404(idOrRoute);
+    // Refused (400) before the cache is asked: a bad request reads and writes nothing.
+    const after = cursor ? decodeCursor(cursor) : null;
+    return deps.cache.page(slug, `history ${limit} ${cursor ?? ''}`, () => render(slug, limit, after));
+  }
+
+  /** `GET /api/v2/user/:product/list/:id` in the specification's shape (`SpecHistoryResponse`). */
+  function specList(idOrRoute: string, limit: number): Promise<RenderedPage> {
+    const { slug } = toolOr404(idOrRoute);
+    return deps.cache.page(slug, `spec ${limit}`, async (): Promise<SpecHistoryResponse> => {
+      const { list, winRates } = await render(slug, limit, null);
+      return { data: { list, gpt4WimPercent: familyPercent(winRates, 'gpt'), claude3WinPercent: familyPercent(winRates, 'claude') } };
+    });
   }
 
   return { history, specList };
