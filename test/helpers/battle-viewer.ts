@@ -96,3 +96,15 @@ export class BattleViewer {
     return waitFor(() => (this.snapshot?.finished ? this.snapshot : undefined), { timeoutMs, what: 'both sides to end' });
   }
 }
+
+/** Follows a battle in a viewer on a socket of its own until both sides have ended; returns the final view. */
+export async function watchToEnd(url: string, battleId: string): Promise<BattleSnapshot> {
+  const socket = await connectSocket(url);
+  try {
+    const viewer = new BattleViewer(socket, battleId);
+    await viewer.join();
+    return await viewer.finished();
+  } finally {
+    socket.disconnect();
+  }
+}

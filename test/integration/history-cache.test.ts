@@ -9,7 +9,7 @@ import { startGateway } from '../../server/src/app.ts';
 import { loadGatewayConfig } from '../../server/src/config.ts';
 import { createHistoryCache } from '../../server/src/modules/history/history-cache.ts';
 import { getJson, postJson } from '../helpers/api.ts';
-import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
+import { watchToEnd } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 import type { PrivateRedis } from '../helpers/private-services.ts';
@@ -29,14 +29,7 @@ async function runAndVote(duet: TestDuet, text: string, beforeVote: () => Promis
   const versionBefore = await duet.redis.get(versionKey);
   const created = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: TOOL, text, lang: 'en' });
   expect(created.status).toBe(202);
-  const socket = await connectSocket(duet.url);
-  try {
-    const viewer = new BattleViewer(socket, created.body.battleId);
-    await viewer.join();
-    await viewer.finished();
-  } finally {
-    socket.disconnect();
-  }
+  await watchToEnd(duet.url, created.body.battleId);
   const id = created.body.battleId;
   await waitFor(
     async () => {

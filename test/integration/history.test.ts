@@ -1,7 +1,7 @@
 import type { CreateBattleResponse, HistoryResponse, SpecHistoryResponse, Winner } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
-import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
+import { BattleViewer, connectSocket, watchToEnd } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 
@@ -12,11 +12,7 @@ describe('history of a tool', () => {
 
   const runAndVote = async (text: string, winner: Winner) => {
     const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'quiz-solving', text, lang: 'en' });
-    const socket = await connectSocket(duet.url);
-    const viewer = new BattleViewer(socket, res.body.battleId);
-    await viewer.join();
-    await viewer.finished();
-    socket.disconnect();
+    await watchToEnd(duet.url, res.body.battleId);
     const vote = await postJson(`${duet.url}/api/battles/${res.body.battleId}/vote`, { winner, voteToken: res.body.voteToken });
     expect(vote.status).toBe(200);
     const { rows } = await duet.db.pool.query('SELECT model_a FROM battles WHERE id = $1', [res.body.battleId]);
@@ -111,11 +107,7 @@ describe('history of a tool', () => {
 
   it('shows the question image in history', async () => {
     const res = await postBattleWithImage(duet.url, { tool: 'docent', lang: 'ko' }, { data: TINY_PNG, filename: 'p.png', type: 'image/png' });
-    const socket = await connectSocket(duet.url);
-    const viewer = new BattleViewer(socket, res.body.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
-    socket.disconnect();
+    const final = await watchToEnd(duet.url, res.body.battleId);
     // The demo models answer in Korean for a Korean visitor.
     expect(final.sides.a.text).toMatch(/[가-힣]/);
     await postJson(`${duet.url}/api/battles/${res.body.battleId}/vote`, { winner: 'tie', voteToken: res.body.voteToken });

@@ -9,7 +9,7 @@ import { loadGatewayConfig } from '../../server/src/config.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { getJson, postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
-import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
+import { connectSocket, watchToEnd } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -40,14 +40,7 @@ async function runAndVote(duet: TestDuet, body: object): Promise<string> {
 }
 
 async function finishAndVote(duet: TestDuet, created: CreateBattleResponse): Promise<string> {
-  const socket = await connectSocket(duet.url);
-  try {
-    const viewer = new BattleViewer(socket, created.battleId);
-    await viewer.join();
-    await viewer.finished();
-  } finally {
-    socket.disconnect();
-  }
+  await watchToEnd(duet.url, created.battleId);
   const vote = await postJson(`${duet.url}/api/battles/${created.battleId}/vote`, { winner: 'a', voteToken: created.voteToken });
   expect(vote.status).toBe(200);
   // Only counted votes are exported: make sure this one is, or an absence would prove nothing.
