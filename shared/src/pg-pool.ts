@@ -10,7 +10,8 @@ export interface PoolOptions {
   applicationName: string;
   /**
    * How long one query may go unanswered (DB_QUERY_TIMEOUT_MS); 0 for no bound. Its connection is
-   * then closed, never reused.
+   * then closed, never reused. Opening a connection is bounded by the same time when
+   * `connectTimeoutMs` is not set.
    */
   queryTimeoutMs: number;
   /** How long a query waits for a free connection, or for a new one to open, before it fails; 0 for no bound. */
@@ -26,13 +27,21 @@ export const isQueryTimeout = (err: unknown): boolean => err instanceof Error &&
 type QueryConfigLike = { submit?: unknown; query_timeout?: unknown };
 
 /**
- * A client whose plain queries carry `query_timeout`. Submittables (the export's cursor stream)
- * are left alone: node-postgres times a query until its callback, which a cursor never calls, so
- * the bound would cut every download that outlasted it; a download is bounded by its reader's
- * stall cut instead (`EXPORT_STALL_MS`).
+ * A client whose plain queries carry `query_timeout`, and whose opening is bounded by the same time
+ * unless the pool bounds it itself (`connectTimeoutMs`). Without that, a server that takes the
+ * connection and never answers its start-up (a host stuck mid-failover, a pooler whose server is
+ * gone) would hold the pool's slot for good: the pool never gets it back, and once every slot is
+ * held so, the process never reaches PostgreSQL again, even after the server is back.
+ * Submittables (the export's cursor stream) are left alone: node-postgres times a query until its
+ * callback, which a cursor never calls, so the bound would cut every download that outlasted it; a
+ * download is bounded by its reader's stall cut instead (`EXPORT_STALL_MS`).
  */
 function boundedClient(queryTimeoutMs: number): typeof pg.Client {
-  class BoundedClient extends pg.Client {}
+  class BoundedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: config?.connectionTimeoutMillis || queryTimeoutMs });
+    }
+  }
   const query = pg.Client.prototype.query as (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
   const bounded = function (this: pg.Client, config: unknown, ...rest: unknown[]): unknown {
     if (typeof config === 'string') return query.call(this, { text: config, query_timeout: queryTimeoutMs }, ...rest);

@@ -202,6 +202,12 @@ export interface TcpProxy {
    * client side stays open and never hears again. New connections go through as before.
    */
   strand: () => void;
+  /**
+   * While on, new connections are taken and never answered (a host stuck mid-failover, a pooler
+   * whose server is gone): what they send is read and dropped. Off: new connections go through
+   * again; the ones taken meanwhile stay unanswered.
+   */
+  hold: (on: boolean) => void;
   close: () => Promise<void>;
 }
 
@@ -210,7 +216,14 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   let target = targetPort;
   const pairs = new Set<{ client: Socket; upstream: Socket }>();
   const stranded = new Set<Socket>();
+  let holding = false;
   const server = createServer((client) => {
+    if (holding) {
+      client.on('error', () => undefined);
+      client.on('data', () => undefined);
+      stranded.add(client);
+      return;
+    }
     const upstream = connect(target, '127.0.0.1');
     const pair = { client, upstream };
     pairs.add(pair);
@@ -244,6 +257,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
         pair.client.on('data', () => undefined);
         stranded.add(pair.client);
       }
+    },
+    hold: (on) => {
+      holding = on;
     },
     close: async () => {
       for (const { client, upstream } of pairs) {

@@ -103,6 +103,29 @@ describe('PostgreSQL gone from under open connections', () => {
     }
   });
 
+  it('gets a pool slot back from a connection the server took and never answered, and connects once it answers', async () => {
+    // As the battle worker's pool: no bound of its own on waiting for a connection.
+    const pool = createPool(proxiedUrl, { max: 1, applicationName: 'duet-test', queryTimeoutMs: 500 });
+    pool.on('error', () => undefined);
+    try {
+      proxy.hold(true);
+      // Without a bound on opening it, this query (and every later one: the pool's one slot is
+      // taken by the unanswered connection) would wait for good.
+      await expect(pool.query('SELECT 1')).rejects.toThrow();
+      const waiting = pool.query<{ n: number }>('SELECT 2 AS n');
+      await sleep(200);
+      proxy.hold(false);
+      // The query that was waiting when the server came back may have met the unanswered one's
+      // bound too; the next ones go through.
+      await waiting.catch(() => undefined);
+      expect((await pool.query<{ n: number }>('SELECT 3 AS n')).rows).toEqual([{ n: 3 }]);
+      expect(pool.totalCount).toBe(1);
+    } finally {
+      proxy.hold(false);
+      await pool.end();
+    }
+  });
+
   it('a gateway answers 503 within the bound on a stranded connection, then serves from new ones', async () => {
     const url = `${duet.url}/api/tools/anything-question/history`;
     // Reads at once leave the gateway's pool holding several open connections.
