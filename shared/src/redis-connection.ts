@@ -67,9 +67,17 @@ export const HEARTBEAT_MS = 5_000;
 /**
  * Pings a connection every `HEARTBEAT_MS` while it is ready, so a dead one is found by
  * `SOCKET_TIMEOUT_MS`. Also clears ioredis's socket timer when a connection closes for another
- * reason: ioredis keeps it, and it would then cut the connection opened next.
+ * reason: ioredis keeps it, and it would then cut the connection opened next (and, while it is
+ * pending, arms no timer for the new one's commands). Copies made with `duplicate()` (BullMQ makes
+ * its workers' and queues' connections so) are watched the same way.
  */
 function watchForSilence(redis: Redis): void {
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = (override) => {
+    const copy = duplicate(override);
+    watchForSilence(copy);
+    return copy;
+  };
   const heartbeat = setInterval(() => {
     if (redis.status === 'ready') redis.ping().catch(() => undefined);
   }, HEARTBEAT_MS);
