@@ -158,9 +158,13 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
     const answered: Partial<Record<Side, string>> = {};
     /** The battle's content, when this attempt has both answers: moderation need not read it again. */
     const content = (): ModerationContent | undefined => {
-      const answers = SIDES.map((s) => answered[s]);
-      if (answers.some((a) => a === undefined)) return undefined;
-      return { texts: contentTexts({ text: battle.text, inputs: battle.inputs, answers: answers.map((text) => ({ text: text! })) }), image };
+      const answers: Array<{ text: string }> = [];
+      for (const side of SIDES) {
+        const text = answered[side];
+        if (text === undefined) return undefined;
+        answers.push({ text });
+      }
+      return { texts: contentTexts({ text: battle.text, inputs: battle.inputs, answers }), image };
     };
     let moderated: Promise<void> | null = null;
     const afterStoredOnce = () => (moderated ??= deps.afterStored?.(battleId, content()) ?? Promise.resolve());
