@@ -1,11 +1,15 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ErrorResponse } from '@duet/shared';
+import { postJson } from '../helpers/api.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { freePort } from '../helpers/private-services.ts';
 import { waitFor } from '../helpers/wait.ts';
 import type { TestDatabase } from '../helpers/test-db.ts';
 import { createTestDatabase } from '../helpers/test-db.ts';
+
+const QUESTION = { tool: 'anything-question', text: 'Why is the sky blue?', lang: 'en' };
 
 /** PostgreSQL "comes up" on `port`: a forwarder to the real one at `real`. */
 async function forwardTo(real: URL, port: number): Promise<net.Server> {
@@ -63,23 +67,15 @@ describe('PostgreSQL not answering when a gateway starts', () => {
       gateway = await startGatewayProcess({ env: { DATABASE_URL: unanswered.toString(), MIGRATE_ON_START: 'false' } });
       // Up, but not ready: a load balancer sends it nothing yet, and a request that comes anyway is refused.
       expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
-      const refused = await fetch(`${gateway.url}/api/battles`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tool: 'anything-question', text: 'Why is the sky blue?', lang: 'en' }),
-      });
+      const refused = await postJson<ErrorResponse>(`${gateway.url}/api/battles`, QUESTION);
       expect(refused.status).toBe(503);
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+      expect(refused.body.error.code).toBe('unavailable');
       expect(gateway.exit()).toBeNull();
 
       late = await forwardTo(new URL(migrated.url), port);
       const g = gateway;
       await waitFor(async () => (await fetch(`${g.url}/readyz`)).status === 200, { what: 'the gateway ready once PostgreSQL answers', timeoutMs: 20_000 });
-      const created = await fetch(`${gateway.url}/api/battles`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tool: 'anything-question', text: 'Why is the sky blue?', lang: 'en' }),
-      });
+      const created = await postJson(`${gateway.url}/api/battles`, QUESTION);
       expect(created.status).toBe(202);
     } finally {
       await gateway?.stop();

@@ -41,7 +41,7 @@ export interface HistoryCache {
  * Never stale after a change that raised the version: the version is read before the page, so a
  * page rendered from before a change is kept under the version before it, and a vote's own
  * refetch reads the new version (its gateway raises it before it can read the voter's next
- * request: `history-changes.ts`). Without Redis
+ * request, and the refetch waits for that raise: `history-changes.ts`, `raising`). Without Redis
  * (the `GET` fails), or with the version missing (Redis restarted), pages are rendered every time,
  * as without this cache; a missing version is started again from a random number, never from one
  * a page may still be kept under.

@@ -38,13 +38,8 @@ export function historyChanges(deps: { redis: RedisClient; keys: RedisKeys; cach
         return false;
       },
     );
-  /** This turn's votes: their tools and the raise they wait for, sent at the turn's end. */
-  let turn: { tools: Set<string>; raised: Promise<boolean>; send: (tools: readonly string[]) => void } | undefined;
-  const flush = () => {
-    const { tools, send } = turn!;
-    turn = undefined;
-    send([...tools]);
-  };
+  /** This turn's votes: their tools, and the raise of them all sent at the turn's end. */
+  let turn: { tools: Set<string>; raised: Promise<boolean> } | undefined;
   return {
     async now(tool) {
       const raised = raise([tool]);
@@ -53,12 +48,12 @@ export function historyChanges(deps: { redis: RedisClient; keys: RedisKeys; cach
     },
     soon(tool) {
       if (turn === undefined) {
-        let send!: (tools: readonly string[]) => void;
-        const raised = new Promise<boolean>((resolve) => {
-          send = (tools) => resolve(raise(tools));
+        const tools = new Set<string>();
+        const raised = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          turn = undefined;
+          return raise([...tools]);
         });
-        turn = { tools: new Set(), raised, send };
-        setImmediate(flush);
+        turn = { tools, raised };
       }
       if (turn.tools.has(tool)) return;
       turn.tools.add(tool);
