@@ -2,7 +2,9 @@
  * A campaign's crowd: 50, 200, 500 and 1,000 battles at once (both sides 120 tokens at 30 tokens/s
  * after 200 ms), through a gateway process and worker processes, every battle followed by its own
  * Socket.IO viewer and voted on at the end. Next to each level, its anchor from the same run: the
- * same fake server read directly with the OpenAI SDK, as many streams, in a process of its own.
+ * same fake server read directly with the OpenAI SDK, as many streams, in a process of its own;
+ * and the same again with the SDK given the worker's `fetch` (`stream-fetch.ts`): the SDK's own
+ * parsing over Duet's transport, the part of a worker's CPU per token that is reading the provider.
  * Reports every token's delivery lag, Duet's CPU per delivered token (gateway + workers, from
  * /proc) against the anchor reader's, peak memory per process, and PostgreSQL connection errors.
  * Writes the curve as docs/crowd.svg when it runs two levels or more of one variant each (not with
@@ -54,6 +56,8 @@ interface Level {
   flushMs: number | null;
   warmup: number;
   anchor: AnchorResult;
+  /** The same streams read by the SDK given the worker's `fetch`. */
+  streamAnchor: AnchorResult;
   duet: DuetRun;
 }
 
@@ -62,6 +66,7 @@ for (const battles of levels) {
   const fake = await spawnFake(scenario);
   try {
     const anchor = await runAnchor(fake, battles * 2);
+    const streamAnchor = await runAnchor(fake, battles * 2, 'stream');
     const checkouts = values.before ? (['this', 'before'] as const) : (['this'] as const);
     for (const checkout of checkouts) {
       for (const flushMs of flushes) {
@@ -69,7 +74,7 @@ for (const battles of levels) {
           // A fixed wait: the shortest and the longest alike.
           const env = flushMs === null ? undefined : { DELTA_FLUSH_MS: String(flushMs), DELTA_FLUSH_MIN_MS: String(flushMs) };
           const duet = await runDuet({ fake, battles, workers, loaders: battles >= 200 ? 2 : 1, root: checkout === 'before' ? values.before : undefined, env, warmup });
-          rows.push({ battles, checkout, flushMs, warmup, anchor, duet });
+          rows.push({ battles, checkout, flushMs, warmup, anchor, streamAnchor, duet });
           if (nodeArgsFromEnv().length) {
             console.log(`profile window (${checkout}, ${battles} battles${flushMs === null ? '' : `, flush ${flushMs} ms`}, warm-up ${warmup}): ${JSON.stringify(duet.window)}`);
           }
@@ -81,7 +86,7 @@ for (const battles of levels) {
   }
 }
 
-const figures = rows.map(({ battles, checkout, flushMs, warmup, anchor, duet }) => ({
+const figures = rows.map(({ battles, checkout, flushMs, warmup, anchor, streamAnchor, duet }) => ({
   battles,
   checkout,
   flushMs,
@@ -99,6 +104,7 @@ const figures = rows.map(({ battles, checkout, flushMs, warmup, anchor, duet }) 
   anchorFirstTextP50Ms: round(pct(anchor.firstTextMs, 50)),
   anchorFirstTextP99Ms: round(pct(anchor.firstTextMs, 99)),
   anchorCpuUsPerToken: round((anchor.cpuMs * 1000) / Math.max(1, anchor.tokens)),
+  streamAnchorCpuUsPerToken: round((streamAnchor.cpuMs * 1000) / Math.max(1, streamAnchor.tokens)),
   cpuUsPerToken: round((duet.duetCpuMs * 1000) / Math.max(1, duet.tokens)),
   gatewayCpuUsPerToken: round((duet.gatewayCpuMs * 1000) / Math.max(1, duet.tokens)),
   workersCpuUsPerToken: round((duet.workersCpuMs * 1000) / Math.max(1, duet.tokens)),
@@ -117,11 +123,11 @@ const label = (f: (typeof figures)[number]) => {
   );
   return notes.length ? `${f.battles} (${notes.join(', ')})` : String(f.battles);
 };
-console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | POST p50 / p99 | POST → first text p50 / p99 (anchor: request → first text) | CPU µs per token (gateway + workers) | anchor µs per token | ratio | peak RSS gateway / workers (MB) | DB connection errors |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('\n| battles | finished / voted | token lag p50 / p99 (ms) | anchor p50 / p99 | first token overhead p50 / p99 | POST p50 / p99 | POST → first text p50 / p99 (anchor: request → first text) | CPU µs per token (gateway + workers) | anchor µs per token | ratio | the SDK with stream-fetch.ts, µs per token | peak RSS gateway / workers (MB) | DB connection errors |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const f of figures) {
   console.log(
-    `| ${label(f)} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.postP50Ms} / ${f.postP99Ms} | ${f.firstTextP50Ms} / ${f.firstTextP99Ms} (${f.anchorFirstTextP50Ms} / ${f.anchorFirstTextP99Ms}) | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
+    `| ${label(f)} | ${f.finished} / ${f.voted} | ${f.lagP50Ms} / ${f.lagP99Ms} | ${f.anchorLagP50Ms} / ${f.anchorLagP99Ms} | ${f.firstOverheadP50Ms} / ${f.firstOverheadP99Ms} | ${f.postP50Ms} / ${f.postP99Ms} | ${f.firstTextP50Ms} / ${f.firstTextP99Ms} (${f.anchorFirstTextP50Ms} / ${f.anchorFirstTextP99Ms}) | ${f.cpuUsPerToken} (${f.gatewayCpuUsPerToken} + ${f.workersCpuUsPerToken}) | ${f.anchorCpuUsPerToken} | ${round(f.cpuUsPerToken / Math.max(0.1, f.anchorCpuUsPerToken), 2)} | ${f.streamAnchorCpuUsPerToken} | ${f.peakRssMb.gateway} / ${f.peakRssMb.workers.join(', ')} | ${f.dbConnectionErrors} |`,
   );
 }
 for (const f of figures.filter((l) => Object.keys(l.failures).length > 0)) {

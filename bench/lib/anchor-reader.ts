@@ -3,12 +3,15 @@
  * at once, as a worker reads them, with nothing after. Each token's delivery lag is the time it
  * is read minus the time the server stamped on it; `firstTextMs` is each stream's time from its
  * request to its first text. Prints `{ tokens, firstLags, firstTextMs, lags, cpuMs }`.
+ * `ANCHOR_FETCH=stream`: the SDK given the worker's `fetch` (`worker/src/providers/stream-fetch.ts`)
+ * instead of the built-in one: the same parsing, Duet's transport.
  */
 import OpenAI from 'openai';
 import { readStamps, wallClockMs } from '../../test/fakes/fake-llm-server.ts';
+import { streamFetch } from '../../worker/src/providers/stream-fetch.ts';
 
 const streams = Number(process.env.STREAMS);
-const client = new OpenAI({ apiKey: process.env.FAKE_API_KEY!, baseURL: process.env.FAKE_BASE_URL!, maxRetries: 0, timeout: 120_000 });
+const client = new OpenAI({ apiKey: process.env.FAKE_API_KEY!, baseURL: process.env.FAKE_BASE_URL!, maxRetries: 0, timeout: 120_000, ...(process.env.ANCHOR_FETCH === 'stream' ? { fetch: streamFetch } : {}) });
 const firstLags: number[] = [];
 const firstTextMs: number[] = [];
 const lags: number[] = [];

@@ -55,8 +55,9 @@ export const fakeModelsEnv = (fake: FakeProcess): Record<string, string> => ({
 });
 
 /** Reads `streams` answers straight from the fake server in a process of its own. */
-export async function runAnchor(fake: FakeProcess, streams: number): Promise<AnchorResult> {
-  return runChild<AnchorResult>('bench/lib/anchor-reader.ts', { STREAMS: String(streams), FAKE_API_KEY: fake.apiKey, FAKE_BASE_URL: fake.openaiBaseURL }).result;
+export async function runAnchor(fake: FakeProcess, streams: number, transport: 'fetch' | 'stream' = 'fetch'): Promise<AnchorResult> {
+  const env = { STREAMS: String(streams), FAKE_API_KEY: fake.apiKey, FAKE_BASE_URL: fake.openaiBaseURL, ANCHOR_FETCH: transport };
+  return runChild<AnchorResult>('bench/lib/anchor-reader.ts', env).result;
 }
 
 /** Battles a crowd or overhead run puts through Duet before measuring, unless told otherwise. */

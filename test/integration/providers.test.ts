@@ -2,6 +2,9 @@
 /**
  * The OpenAI and Anthropic adapters, through the real SDKs, against the fake LLM server.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelSpec, ProviderKind } from '@duet/shared';
 import { createAnthropicProvider } from '../../worker/src/providers/anthropic.ts';
@@ -74,7 +77,7 @@ function expectProviderError(error: unknown, code: string, retryable: boolean): 
 interface Adapter {
   name: string;
   model: string;
-  create(opts?: { apiKey?: string; baseURL?: string }): ModelProvider;
+  create(opts?: { apiKey?: string; baseURL?: string; timeoutMs?: number }): ModelProvider;
 }
 
 const ADAPTERS: Adapter[] = [
@@ -85,7 +88,7 @@ const ADAPTERS: Adapter[] = [
       createOpenAIProvider(spec('openai', 'gpt-fake'), {
         apiKey: o.apiKey ?? server.apiKey,
         baseURL: o.baseURL ?? server.openaiBaseURL,
-        timeoutMs: TIMEOUT_MS,
+        timeoutMs: o.timeoutMs ?? TIMEOUT_MS,
       }),
   },
   {
@@ -95,7 +98,7 @@ const ADAPTERS: Adapter[] = [
       createAnthropicProvider(spec('anthropic', 'claude-fake'), {
         apiKey: o.apiKey ?? server.apiKey,
         baseURL: o.baseURL ?? server.anthropicBaseURL,
-        timeoutMs: TIMEOUT_MS,
+        timeoutMs: o.timeoutMs ?? TIMEOUT_MS,
       }),
   },
 ];
@@ -165,6 +168,23 @@ describe.each(ADAPTERS)('$name adapter', (adapter) => {
     const { error } = await run(adapter.create({ baseURL }), request());
 
     expectProviderError(error, 'provider_unavailable', true);
+  });
+
+  it('turns a provider that takes the connection but never answers into a retryable "timeout" error', async () => {
+    const silent = createServer(() => {});
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const path = adapter.name === 'OpenAI' ? '/v1' : '';
+    try {
+      const { chunks, error } = await run(adapter.create({ baseURL: `http://127.0.0.1:${port}${path}`, timeoutMs: 300 }), request());
+
+      expectProviderError(error, 'timeout', true);
+      expect(chunks).toEqual([]);
+    } finally {
+      silent.close();
+      silent.closeAllConnections();
+    }
   });
 
   it('throws "stream_cut" after the partial text when the stream is cut off', async () => {

@@ -1,6 +1,7 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { FinishReason, ModelSpec } from '@duet/shared';
 import { classifySdkError, finishOf } from './provider.ts';
+import { streamFetch } from './stream-fetch.ts';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
 
 type StreamParams = Anthropic.Messages.MessageCreateParamsStreaming;
@@ -37,6 +38,7 @@ export function createAnthropicProvider(spec: ModelSpec, opts: AnthropicProvider
     baseURL: baseURL === undefined ? undefined : apiOrigin(baseURL),
     maxRetries: 0,
     timeout: opts.timeoutMs,
+    fetch: streamFetch,
   });
   return { spec, stream: (req) => streamMessage(client, spec.model, req) };
 }

@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { FinishReason, ModelSpec } from '@duet/shared';
 import { classifySdkError, finishOf } from './provider.ts';
+import { streamFetch } from './stream-fetch.ts';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
 
 const SDK = { APIError, APIConnectionError, APIConnectionTimeoutError };
@@ -29,6 +30,7 @@ export function createOpenAIProvider(spec: ModelSpec, opts: OpenAIProviderOption
     baseURL: opts.baseURL ?? spec.baseURL,
     maxRetries: 0,
     timeout: opts.timeoutMs,
+    fetch: streamFetch,
   });
   return { spec, stream: (req) => streamChat(client, spec.model, req) };
 }
