@@ -80,6 +80,8 @@ function watchForSilence(redis: Redis): void {
   };
   const heartbeat = setInterval(() => {
     if (redis.status === 'ready') redis.ping().catch(() => undefined);
+    // A connection whose owner dropped its listeners before it ended (a cluster's sharded subscriber).
+    else if (redis.status === 'end') clearInterval(heartbeat);
   }, HEARTBEAT_MS);
   heartbeat.unref();
   redis.on('close', () => {
@@ -119,8 +121,53 @@ export function createRedisConnection(target: RedisTarget, name: string, opts: R
       ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
     },
   });
-  if (opts.shardedSubscriber) subscribersReady.set(cluster, new Promise((resolve) => cluster.once('subscribersReady', resolve)));
+  watchClusterNodes(cluster);
+  if (opts.shardedSubscriber) {
+    subscribersReady.set(cluster, new Promise((resolve) => cluster.once('subscribersReady', resolve)));
+    cluster.on('subscribersReady', () => watchShardedSubscribers(cluster));
+  }
   return cluster;
+}
+
+/**
+ * A cluster's connections to its masters (opened and reopened by ioredis as nodes come and go) are
+ * watched as one Redis is: a heartbeat, so a silent one is found by its socket time-out and the
+ * cluster opens another. So are those of its copies (BullMQ's).
+ */
+function watchClusterNodes(cluster: Cluster): void {
+  cluster.on('+node', (node: Redis) => watchForSilence(node));
+  const duplicate = cluster.duplicate.bind(cluster);
+  cluster.duplicate = (...args) => {
+    const copy = duplicate(...args);
+    watchClusterNodes(copy);
+    return copy;
+  };
+}
+
+/** ioredis's sharded subscribers of a cluster: not in its public API (5.9.2). */
+interface ShardedSubscriberGroup {
+  shardedSubscribers?: Map<string, { getInstance(): Redis | null }>;
+}
+
+const watchedSubscribers = new WeakSet<Redis>();
+
+/**
+ * A cluster's sharded subscribers (one connection per master, made anew by ioredis whenever one
+ * ends) are opened without the socket time-out Duet gives its own connections and without a
+ * heartbeat: when a master's host vanished under them they waited for good, and no live event of
+ * that master's battles reached the gateway again. Each one gets both once it is made (ioredis
+ * says `subscribersReady` after each round of making them); one that then hears nothing ends, and
+ * ioredis makes another and subscribes it again.
+ */
+function watchShardedSubscribers(cluster: Cluster): void {
+  const group = (cluster as unknown as { shardedSubscribers?: ShardedSubscriberGroup }).shardedSubscribers;
+  for (const subscriber of group?.shardedSubscribers?.values() ?? []) {
+    const redis = subscriber.getInstance();
+    if (!redis || watchedSubscribers.has(redis)) continue;
+    watchedSubscribers.add(redis);
+    redis.options.socketTimeout = SOCKET_TIMEOUT_MS;
+    watchForSilence(redis);
+  }
 }
 
 /** Whether the connection is to a Redis Cluster. */

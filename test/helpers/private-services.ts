@@ -132,8 +132,10 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 }
 
 export interface PrivateRedisCluster {
-  /** Its masters, as REDIS_CLUSTER_NODES lists them. */
+  /** Its masters, as REDIS_CLUSTER_NODES lists them (their proxies, when behind proxies). */
   nodes: { host: string; port: number }[];
+  /** With `behindProxies`: one per master, in front of it, the address it tells clients. */
+  proxies: TcpProxy[];
   /** Shuts one master down without saving and starts it again: it comes back with its slots, empty. */
   restart: (port: number, downMs?: number) => Promise<void>;
   /** Shuts every node down and removes their folder. */
@@ -143,15 +145,23 @@ export interface PrivateRedisCluster {
 /**
  * A Redis Cluster of its own: `masters` redis-servers in cluster mode on free ports, keeping
  * nothing on disk but their cluster config, joined by `redis-cli --cluster create` with no
- * replicas. Resolves once every node says `cluster_state:ok`.
+ * replicas. Resolves once every node says `cluster_state:ok`. `behindProxies`: each master
+ * behind a TCP proxy of its own, whose address it announces to clients (as on a managed service,
+ * where a stable address can move from one host to another); the nodes talk to each other directly.
  */
-export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedisCluster> {
+export async function startPrivateRedisCluster(masters = 3, opts: { behindProxies?: boolean } = {}): Promise<PrivateRedisCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'duet-redis-cluster-'));
   const ports: number[] = [];
   for (let i = 0; i < masters; i += 1) ports.push(await freePort());
+  const proxies = opts.behindProxies ? await Promise.all(ports.map((port) => startTcpProxy(port))) : [];
+  const announced = (port: number) => {
+    const proxy = proxies[ports.indexOf(port)];
+    return proxy ? ['--cluster-announce-ip', '127.0.0.1', '--cluster-announce-port', String(proxy.port), '--cluster-announce-bus-port', String(port + 10_000)] : [];
+  };
   const cli = (port: number, ...args: string[]) => run('redis-cli', ['-p', String(port), ...args]);
   const remove = async () => {
     await Promise.all(ports.map((port) => cli(port, 'shutdown', 'nosave').catch(() => undefined)));
+    await Promise.all(proxies.map((proxy) => proxy.close()));
     rmSync(dir, { recursive: true, force: true });
   };
   const answers = async (port: number) => (await cli(port, 'ping').catch(() => null))?.stdout.trim() === 'PONG';
@@ -160,7 +170,7 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
     await run('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--daemonize', 'yes', '--save', '', '--appendonly', 'no',
       '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000',
-      '--dir', dir, '--maxmemory-policy', 'noeviction', '--logfile', path.join(dir, `redis-${port}.log`),
+      '--dir', dir, '--maxmemory-policy', 'noeviction', '--logfile', path.join(dir, `redis-${port}.log`), ...announced(port),
     ]);
     await waitFor(() => answers(port), { what: `redis on ${port}` });
   };
@@ -180,7 +190,8 @@ export async function startPrivateRedisCluster(masters = 3): Promise<PrivateRedi
     throw err;
   }
   return {
-    nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+    nodes: ports.map((port, i) => ({ host: '127.0.0.1', port: proxies[i]?.port ?? port })),
+    proxies,
     restart: async (port, downMs = 500) => {
       await cli(port, 'shutdown', 'nosave').catch(() => undefined);
       await waitFor(async () => !(await answers(port)), { what: `redis on ${port} to stop` });
