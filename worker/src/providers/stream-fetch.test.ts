@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -118,5 +123,33 @@ describe('streamFetch', () => {
     expect(await formResponse.json()).toEqual({ type: 'multipart/form-data', hasFile: true });
     expect(requestResponse.body).toBeInstanceOf(ReadableStream);
     expect(await requestResponse.json()).toEqual({ type: undefined, hasFile: false });
+  });
+
+  it('speaks TLS to a provider whose certificate it trusts, and refuses one it does not', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'duet-tls-'));
+    try {
+      const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+      // A certificate for 127.0.0.1 of its own: providers answer over HTTPS only.
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      const tls = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end('data: over tls\n\n');
+      });
+      tls.listen(0, '127.0.0.1');
+      await once(tls, 'listening');
+      const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/v1/chat/completions`;
+      const trusting = new Agent({ connect: { ca: readFileSync(cert) } });
+      try {
+        const response = await createStreamFetch(trusting)(url, { method: 'POST', body: '{}' });
+        expect(await response.text()).toBe('data: over tls\n\n');
+        await expect(streamFetch(url, { method: 'POST', body: '{}' })).rejects.toThrow(/self[- ]signed/i);
+      } finally {
+        await trusting.close();
+        tls.closeAllConnections();
+        tls.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
