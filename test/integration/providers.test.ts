@@ -187,6 +187,26 @@ describe.each(ADAPTERS)('$name adapter', (adapter) => {
     }
   });
 
+  it('turns a redirect into a final "bad_request" error, without following it', async () => {
+    let asked = 0;
+    const moved = createServer((_req, res) => {
+      asked += 1;
+      res.writeHead(301, { location: server.url }).end();
+    });
+    moved.listen(0, '127.0.0.1');
+    await once(moved, 'listening');
+    const path = adapter.name === 'OpenAI' ? '/v1' : '';
+    try {
+      const { error } = await run(adapter.create({ baseURL: `http://127.0.0.1:${(moved.address() as AddressInfo).port}${path}` }), request());
+
+      expect(expectProviderError(error, 'bad_request', false).status).toBe(301);
+      expect(asked).toBe(1);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      moved.close();
+    }
+  });
+
   it('throws "stream_cut" after the partial text when the stream is cut off', async () => {
     server.scenario(adapter.model, { text: ANSWER, cutAfterTokens: 3 });
 

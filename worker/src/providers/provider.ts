@@ -45,7 +45,8 @@ export function errorFromStatus(status: number | undefined, message: string): Pr
   if (status === 429) return new ProviderError(message, 'rate_limited', true, status);
   if (status === 401 || status === 403) return new ProviderError(message, 'auth_failed', false, status);
   if (status !== undefined && status >= 500) return new ProviderError(message, 'provider_unavailable', true, status);
-  if (status !== undefined && status >= 400) return new ProviderError(message, 'bad_request', false, status);
+  // A redirect too: the worker does not follow one (a provider's API answers where it is asked), so it means a wrong base URL.
+  if (status !== undefined && status >= 300) return new ProviderError(message, 'bad_request', false, status);
   return new ProviderError(message, 'provider_unavailable', true, status);
 }
 

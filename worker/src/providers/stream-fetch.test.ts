@@ -109,6 +109,21 @@ describe('streamFetch', () => {
     await expect.poll(() => left).toBe(true); // the server saw the client leave
   });
 
+  it('gives up at once on abort while the connection is still being opened', async () => {
+    // A connector that never connects: a provider whose host drops the connection attempt.
+    const stuck = new Agent({ connect: () => undefined });
+    const controller = new AbortController();
+    try {
+      const pending = createStreamFetch(stuck)(`${base}/v1/chat/completions`, { method: 'POST', body: '{}', signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      const outcome = await Promise.race([pending.then(() => 'answered', (err: unknown) => err), new Promise((r) => setTimeout(() => r('still waiting'), 2_000))]);
+
+      expect(outcome).toMatchObject({ name: 'AbortError' });
+    } finally {
+      await stuck.destroy();
+    }
+  });
+
   it('sends a form body or a Request through the built-in fetch', async () => {
     handle = (req, res, body) => {
       res.writeHead(200, { 'content-type': 'application/json' });

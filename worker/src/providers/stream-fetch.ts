@@ -24,28 +24,68 @@ export function createStreamFetch(dispatcher: Dispatcher = new Agent()): typeof 
     new Headers(init.headers).forEach((value, name) => {
       headers[name] = value;
     });
-    const res = await request(input, {
-      method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-      headers,
-      body,
-      signal: init.signal ?? undefined,
-      dispatcher,
-    });
+    const signal = init.signal ?? undefined;
+    signal?.throwIfAborted();
+    const sent = request(input, { method: (init.method ?? 'GET') as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+    const res = signal ? await abortable(sent, signal) : await sent;
+    if (res.statusCode < 200 || res.statusCode > 599) {
+      res.body.destroy();
+      throw new TypeError(`The provider answered with HTTP status ${res.statusCode}`);
+    }
     const meta = { status: res.statusCode, statusText: STATUS_CODES[res.statusCode] ?? '', headers: headersOf(res.headers) };
-    if (res.statusCode < 200 || res.statusCode > 299) {
+    if (res.statusCode > 299) {
       const bytes = await res.body.arrayBuffer();
       return new Response(bytes.byteLength === 0 ? null : bytes, meta);
     }
     // A standard Response for its status and headers, with undici's body and readers in place of its own.
     const response = new Response(null, meta);
+    const stream = res.body;
     Object.defineProperties(response, {
-      body: { value: res.body },
-      text: { value: () => res.body.text() },
-      json: { value: () => res.body.json() },
-      arrayBuffer: { value: () => res.body.arrayBuffer() },
+      body: { value: stream },
+      bodyUsed: { get: () => stream.bodyUsed },
+      text: { value: () => stream.text() },
+      json: { value: () => stream.json() },
+      arrayBuffer: { value: () => stream.arrayBuffer() },
+      bytes: { value: () => stream.bytes() },
+      blob: { value: () => stream.blob() },
+      formData: { value: () => stream.formData() },
+      clone: {
+        value: () => {
+          throw new TypeError('A streamed provider response cannot be cloned');
+        },
+      },
     });
     return response;
   };
+}
+
+/**
+ * `sent`, or the signal's reason as soon as it aborts: undici acts on an abort only once the
+ * request has a connection, so a provider that cannot be reached (a dropped SYN, a stalled TLS
+ * handshake) would hold a cancel or a time-out until its connect time-out (10 s). An answer that
+ * still comes after the abort is let go.
+ */
+function abortable(sent: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      sent.then(
+        (res) => res.body.destroy(),
+        () => undefined,
+      );
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    sent.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(res);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
