@@ -78,18 +78,29 @@ function watchForSilence(redis: Redis): void {
     watchForSilence(copy);
     return copy;
   };
-  const heartbeat = setInterval(() => {
+  let heartbeat: NodeJS.Timeout | undefined;
+  const stop = () => {
+    clearInterval(heartbeat);
+    heartbeat = undefined;
+  };
+  const beat = () => {
     if (redis.status === 'ready') redis.ping().catch(() => undefined);
-    // A connection whose owner dropped its listeners before it ended (a cluster's sharded subscriber).
-    else if (redis.status === 'end') clearInterval(heartbeat);
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+    // Ended with its listeners dropped by its owner first (a cluster's subscriber replaced by another).
+    else if (redis.status === 'end') stop();
+  };
+  const start = () => {
+    heartbeat ??= setInterval(beat, HEARTBEAT_MS);
+    heartbeat.unref();
+  };
+  start();
   redis.on('close', () => {
     const timers = redis as unknown as { socketTimeoutTimer?: NodeJS.Timeout };
     clearTimeout(timers.socketTimeoutTimer);
     timers.socketTimeoutTimer = undefined;
   });
-  redis.once('end', () => clearInterval(heartbeat));
+  redis.on('end', stop);
+  // A connection that ended can be connected again by its owner (ioredis's cluster does so with its subscribers).
+  redis.on('ready', start);
 }
 
 export function createRedisConnection(target: RedisTarget, name: string, opts: RedisConnectionOptions = {}): RedisClient {
@@ -121,48 +132,58 @@ export function createRedisConnection(target: RedisTarget, name: string, opts: R
       ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
     },
   });
-  watchClusterNodes(cluster);
-  if (opts.shardedSubscriber) {
-    subscribersReady.set(cluster, new Promise((resolve) => cluster.once('subscribersReady', resolve)));
-    cluster.on('subscribersReady', () => watchShardedSubscribers(cluster));
-  }
+  watchCluster(cluster);
+  if (opts.shardedSubscriber) subscribersReady.set(cluster, new Promise((resolve) => cluster.once('subscribersReady', resolve)));
   return cluster;
 }
 
 /**
- * A cluster's connections to its masters (opened and reopened by ioredis as nodes come and go) are
- * watched as one Redis is: a heartbeat, so a silent one is found by its socket time-out and the
- * cluster opens another. So are those of its copies (BullMQ's).
+ * A cluster's connections are watched as one Redis's are (a heartbeat, so a silent one is found by
+ * its socket time-out and opened again), and so are those of its copies (BullMQ's): its connections
+ * to the masters, opened and reopened by ioredis as nodes come and go, and its subscribers.
  */
-function watchClusterNodes(cluster: Cluster): void {
+function watchCluster(cluster: Cluster): void {
   cluster.on('+node', (node: Redis) => watchForSilence(node));
+  const sweep = () => watchClusterSubscribers(cluster);
+  const sweeping = setInterval(sweep, HEARTBEAT_MS);
+  sweeping.unref();
+  cluster.on('subscribersReady', sweep);
+  cluster.once('end', () => clearInterval(sweeping));
   const duplicate = cluster.duplicate.bind(cluster);
   cluster.duplicate = (...args) => {
     const copy = duplicate(...args);
-    watchClusterNodes(copy);
+    watchCluster(copy);
     return copy;
   };
 }
 
-/** ioredis's sharded subscribers of a cluster: not in its public API (5.9.2). */
-interface ShardedSubscriberGroup {
-  shardedSubscribers?: Map<string, { getInstance(): Redis | null }>;
+/** A subscriber connection of ioredis's cluster: not in its public API (5.9.2). */
+interface ClusterSubscriberInternals {
+  getInstance(): Redis | null;
+}
+
+/** Where ioredis keeps a cluster's subscribers: `subscriber` (SUBSCRIBE), `shardedSubscribers` (SSUBSCRIBE, one per master). */
+interface ClusterInternals {
+  subscriber?: ClusterSubscriberInternals;
+  shardedSubscribers?: { shardedSubscribers?: Map<string, ClusterSubscriberInternals> };
 }
 
 const watchedSubscribers = new WeakSet<Redis>();
 
 /**
- * A cluster's sharded subscribers (one connection per master, made anew by ioredis whenever one
- * ends) are opened without the socket time-out Duet gives its own connections and without a
- * heartbeat: when a master's host vanished under them they waited for good, and no live event of
- * that master's battles reached the gateway again. Each one gets both once it is made (ioredis
- * says `subscribersReady` after each round of making them); one that then hears nothing ends, and
- * ioredis makes another and subscribes it again.
+ * ioredis opens a cluster's subscribers (one connection for SUBSCRIBE, and with sharded
+ * subscribers one per master) itself, without the socket time-out Duet gives its own connections
+ * and without a heartbeat, and makes another whenever one ends. When a master's host vanished
+ * under them they waited for good: no live event of its battles reached a gateway again, and no
+ * cancel a worker. Each one gets both when it is first seen: when ioredis says its sharded
+ * subscribers are ready, and every `HEARTBEAT_MS`. One that then hears nothing ends, and ioredis
+ * opens another and subscribes it again.
  */
-function watchShardedSubscribers(cluster: Cluster): void {
-  const group = (cluster as unknown as { shardedSubscribers?: ShardedSubscriberGroup }).shardedSubscribers;
-  for (const subscriber of group?.shardedSubscribers?.values() ?? []) {
-    const redis = subscriber.getInstance();
+function watchClusterSubscribers(cluster: Cluster): void {
+  const internals = cluster as unknown as ClusterInternals;
+  const subscribers = [internals.subscriber, ...(internals.shardedSubscribers?.shardedSubscribers?.values() ?? [])];
+  for (const subscriber of subscribers) {
+    const redis = subscriber?.getInstance();
     if (!redis || watchedSubscribers.has(redis)) continue;
     watchedSubscribers.add(redis);
     redis.options.socketTimeout = SOCKET_TIMEOUT_MS;

@@ -28,6 +28,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether nothing listens on the port (127.0.0.1). */
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free port for a cluster node: Redis refuses one above 55535 in cluster mode (its cluster bus
+ * listens 10,000 higher), and the bus's port must be free too.
+ */
+async function freeClusterPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port <= 55_535 && (await portFree(port + 10_000))) return port;
+  }
+}
+
 export interface PrivateRedis {
   url: string;
   port: number;
@@ -152,7 +172,7 @@ export interface PrivateRedisCluster {
 export async function startPrivateRedisCluster(masters = 3, opts: { behindProxies?: boolean } = {}): Promise<PrivateRedisCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'duet-redis-cluster-'));
   const ports: number[] = [];
-  for (let i = 0; i < masters; i += 1) ports.push(await freePort());
+  for (let i = 0; i < masters; i += 1) ports.push(await freeClusterPort());
   const proxies = opts.behindProxies ? await Promise.all(ports.map((port) => startTcpProxy(port))) : [];
   const announced = (port: number) => {
     const proxy = proxies[ports.indexOf(port)];

@@ -1,5 +1,6 @@
 // Over 300 lines on purpose: the whole life of a battle on the fake providers, sharing one Duet.
 import type { CreateBattleResponse, ErrorResponse, VoteResponse, WinRate } from '@duet/shared';
+import { redisKeys } from '@duet/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
@@ -195,6 +196,20 @@ describe('a battle on the fake providers', () => {
     ]);
     expect(rows.map((r) => r.finish_reason)).toEqual(['cancelled', 'cancelled']);
     expect(rows.every((r) => r.n > 0 && r.n < 400 * 6)).toBe(true);
+  });
+
+  it('stops a battle whose cancel message the worker missed, from the cancel flag set with it', async () => {
+    fake.setDefault({ text: Array.from({ length: 400 }, (_, i) => `slow${i}`).join(' '), tokensPerSecond: 20 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides to start' });
+
+    // What a cancel leaves when its published message is lost (the worker's subscriber away): the flag alone.
+    await duet.redis.set(redisKeys(duet.prefix).battleCancelled(created.battleId), '1', 'EX', 60);
+
+    const final = await viewer.finished(15_000);
+    expect([final.sides.a.stats?.finishReason, final.sides.b.stats?.finishReason]).toEqual(['cancelled', 'cancelled']);
   });
 
   it('lets one side fail while the other finishes', async () => {

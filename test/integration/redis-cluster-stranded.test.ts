@@ -6,6 +6,8 @@
  * their viewers for good.
  */
 import type { CreateBattleResponse } from '@duet/shared';
+import { createRedisConnection, redisReady } from '@duet/shared/redis-connection';
+import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
@@ -44,7 +46,7 @@ describe('Duet on a Redis Cluster whose masters vanish under open connections', 
    * Starts a battle and joins it in a new viewer, trying again (each try given 5 s) until `deadline`:
    * while the gateway's connections are stranded a battle is refused or a join goes unanswered.
    */
-  async function watchNewBattle(deadline: number): Promise<BattleViewer> {
+  async function watchNewBattle(deadline: number): Promise<BattleViewer & { voteToken: string }> {
     let last: unknown = null;
     while (Date.now() < deadline) {
       const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, ASK).catch(() => null);
@@ -54,7 +56,7 @@ describe('Duet on a Redis Cluster whose masters vanish under open connections', 
         const viewer = new BattleViewer(socket, res.body.battleId);
         const unanswered = new Promise<string>((r) => setTimeout(() => r('join unanswered for 5 s'), 5_000));
         const joined = await Promise.race([viewer.join().then(() => 'joined'), unanswered]).catch((err: unknown) => err);
-        if (joined === 'joined') return viewer;
+        if (joined === 'joined') return Object.assign(viewer, { voteToken: res.body.voteToken });
         last = joined;
         socket.disconnect();
       } else last = res?.status ?? 'the request failed';
@@ -81,5 +83,45 @@ describe('Duet on a Redis Cluster whose masters vanish under open connections', 
     const ended = await during.finished(60_000);
     expect(ended.sides.a.text).toBe(ANSWER);
     expect(ended.sides.b.text).toBe(ANSWER);
+
+    // A cancel stops its battle again: through the worker's cancel subscriber opened again, or, if
+    // its message came before that, the cancel flag the worker looks at every few seconds.
+    fake.setDefault({ text: `${ANSWER} ${ANSWER} ${ANSWER} ${ANSWER}`, tokensPerSecond: 5 });
+    const long = await watchNewBattle(Date.now() + 10_000);
+    await waitFor(() => !!(long.snapshot?.sides.a.text && long.snapshot.sides.b.text), { what: 'both sides streaming' });
+    const cancel = await postJson(`${duet.url}/api/battles/${long.battleId}/cancel`, { voteToken: long.voteToken });
+    expect(cancel.status).toBeLessThan(300);
+    const cancelled = await long.finished(10_000);
+    expect([cancelled.sides.a.stats?.finishReason, cancelled.sides.b.stats?.finishReason]).toEqual(['cancelled', 'cancelled']);
   }, 150_000);
+
+  it('finds a cluster subscriber gone silent and subscribes again: messages published after arrive', async () => {
+    const subscriber = createRedisConnection({ url: 'redis://127.0.0.1', clusterNodes: cluster.nodes }, 'duet-test-subscriber') as Cluster;
+    // One publisher before the strand and one after: a connection open at the strand hears nothing more.
+    const publishers = [new Cluster(cluster.nodes)];
+    for (const c of [subscriber, ...publishers]) c.on('error', () => undefined);
+    try {
+      await redisReady(subscriber);
+      await subscriber.subscribe('duet-test-channel');
+      const received: string[] = [];
+      subscriber.on('message', (_channel, message: string) => received.push(message));
+      await publishers[0]!.publish('duet-test-channel', 'before');
+      await waitFor(() => received.includes('before'), { what: 'the message published before' });
+
+      for (const proxy of cluster.proxies) proxy.strand();
+      const after = new Cluster(cluster.nodes);
+      after.on('error', () => undefined);
+      publishers.push(after);
+
+      await waitFor(
+        async () => {
+          await after.publish('duet-test-channel', 'after');
+          return received.includes('after');
+        },
+        { what: 'a message published after the strand', timeoutMs: 45_000, intervalMs: 1_000 },
+      );
+    } finally {
+      for (const c of [subscriber, ...publishers]) c.disconnect();
+    }
+  }, 60_000);
 });

@@ -36,6 +36,9 @@ import { startOpsServer } from './observability/ops-server.ts';
 import { createProvider } from './providers/index.ts';
 import type { ModelProvider } from './providers/provider.ts';
 
+/** How often running battles' cancel flags are looked at, for a cancel whose message was missed. */
+const CANCEL_SWEEP_MS = 5_000;
+
 export interface BattleWorker {
   /**
    * Stops taking battles and waits up to `graceMs` for running ones; what is still running then
@@ -98,6 +101,19 @@ export async function startWorker(
 
   await cancelSub.subscribe(keys.cancelChannel);
   cancelSub.on('message', (_channel, battleId: string) => running.get(battleId)?.cancel.abort());
+  // A cancel is published once: one sent while this subscriber was away (Redis restarting, a host
+  // gone under it) would be lost. The flag the gateway sets with it is looked at for every running
+  // battle each CANCEL_SWEEP_MS, so such a cancel still stops its battle, a few seconds late.
+  const cancelSweep = setInterval(() => {
+    for (const [battleId, run] of running) {
+      if (run.cancel.signal.aborted) continue;
+      live.exists(keys.battleCancelled(battleId)).then(
+        (n) => n === 1 && run.cancel.abort(),
+        () => undefined,
+      );
+    }
+  }, CANCEL_SWEEP_MS);
+  cancelSweep.unref();
 
   const makeProvider =
     overrides.createProvider ??
@@ -288,6 +304,7 @@ export async function startWorker(
         if (!handedBack) await worker.close(true);
       }
       clearInterval(scheduleCheck);
+      clearInterval(cancelSweep);
       leases.stop();
       flushWindow.stop();
       await Promise.all([leaderboardWorker.close(), maintenanceWorker.close()]);
