@@ -156,7 +156,10 @@ export interface PrivateRedisCluster {
   nodes: { host: string; port: number }[];
   /** With `behindProxies`: one per master, in front of it, the address it tells clients. */
   proxies: TcpProxy[];
-  /** Shuts one master down without saving and starts it again: it comes back with its slots, empty. */
+  /**
+   * Shuts one master down without saving and starts it again: it comes back with its slots, empty.
+   * `port` is the master's own (not its proxy's, when behind proxies).
+   */
   restart: (port: number, downMs?: number) => Promise<void>;
   /** Shuts every node down and removes their folder. */
   remove: () => Promise<void>;
