@@ -91,6 +91,11 @@ export class BattleViewer {
     this.snapshot.finished = sideEnded(this.snapshot.sides.a) && sideEnded(this.snapshot.sides.b);
   }
 
+  /** Waits until both sides have some text (both models are answering). */
+  async streaming(): Promise<void> {
+    await waitFor(() => !!(this.snapshot?.sides.a.text && this.snapshot.sides.b.text), { what: 'both sides streaming' });
+  }
+
   /** Waits until both sides have ended; returns the final view. */
   finished(timeoutMs = 20_000): Promise<BattleSnapshot> {
     return waitFor(() => (this.snapshot?.finished ? this.snapshot : undefined), { timeoutMs, what: 'both sides to end' });

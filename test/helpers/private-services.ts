@@ -17,23 +17,21 @@ const run = promisify(execFile);
 
 /** A TCP port nobody listens on right now. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  const port = await listenOnce(0);
+  if (port === null) throw new Error('no free port on 127.0.0.1');
+  return port;
 }
 
-/** Whether nothing listens on the port (127.0.0.1). */
-async function portFree(port: number): Promise<boolean> {
+/** Listens on the port (0: any free one) on 127.0.0.1 and closes again: the port it got, or null if it was taken. */
+async function listenOnce(port: number): Promise<number | null> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      const got = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(got));
+    });
   });
 }
 
@@ -44,7 +42,7 @@ async function portFree(port: number): Promise<boolean> {
 async function freeClusterPort(): Promise<number> {
   for (;;) {
     const port = await freePort();
-    if (port <= 55_535 && (await portFree(port + 10_000))) return port;
+    if (port <= 55_535 && (await listenOnce(port + 10_000)) !== null) return port;
   }
 }
 

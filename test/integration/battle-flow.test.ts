@@ -179,7 +179,7 @@ describe('a battle on the fake providers', () => {
     const s = await socket();
     const viewer = new BattleViewer(s, created.battleId);
     await viewer.join();
-    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides to start' });
+    await viewer.streaming();
 
     const forged = await s.emitWithAck('battle:cancel', { battleId: created.battleId, voteToken: 'x'.repeat(43) });
     expect(forged).toMatchObject({ ok: false, error: { code: 'invalid_vote_token' } });
@@ -203,7 +203,7 @@ describe('a battle on the fake providers', () => {
     const created = await create();
     const viewer = new BattleViewer(await socket(), created.battleId);
     await viewer.join();
-    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides to start' });
+    await viewer.streaming();
 
     // What a cancel leaves when its published message is lost (the worker's subscriber away): the flag alone.
     await duet.redis.set(redisKeys(duet.prefix).battleCancelled(created.battleId), '1', 'EX', 60);

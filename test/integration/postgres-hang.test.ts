@@ -165,7 +165,7 @@ describe('PostgreSQL gone from under open connections', () => {
     const { battleId, voteToken } = res.body;
     const viewer = new BattleViewer(await connectSocket(duet.url), battleId);
     await viewer.join();
-    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides streaming' });
+    await viewer.streaming();
     // The worker read the battle and renewed nothing since: its pool holds open connections now stranded.
     proxy.strand();
 

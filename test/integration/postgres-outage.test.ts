@@ -67,7 +67,7 @@ describe('PostgreSQL down mid-battle', () => {
     workers.push(worker);
     await worker.ready;
     const { battle, viewer } = await startBattle();
-    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides streaming' });
+    await viewer.streaming();
 
     await postgres.stop();
     const down = Date.now();

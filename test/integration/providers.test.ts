@@ -4,6 +4,7 @@
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelSpec, ProviderKind } from '@duet/shared';
@@ -74,6 +75,20 @@ function expectProviderError(error: unknown, code: string, retryable: boolean): 
   return err;
 }
 
+/** A local HTTP server answering with `handler`, as a provider's host would: its origin, and how to close it. */
+async function startProviderHost(handler: RequestListener): Promise<{ origin: string; close: () => void }> {
+  const host = createServer(handler);
+  host.listen(0, '127.0.0.1');
+  await once(host, 'listening');
+  return {
+    origin: `http://127.0.0.1:${(host.address() as AddressInfo).port}`,
+    close: () => {
+      host.close();
+      host.closeAllConnections();
+    },
+  };
+}
+
 interface Adapter {
   name: string;
   model: string;
@@ -104,6 +119,9 @@ const ADAPTERS: Adapter[] = [
 ];
 
 describe.each(ADAPTERS)('$name adapter', (adapter) => {
+  /** The adapter's base URL at an origin: OpenAI's ends in `/v1`, Anthropic's is the origin. */
+  const baseAt = (origin: string) => (adapter.name === 'OpenAI' ? `${origin}/v1` : origin);
+
   it('streams the whole answer in order, then usage, then one finish "stop"', async () => {
     server.scenario(adapter.model, { text: ANSWER, ttftMs: 20, tokensPerSecond: 400 });
 
@@ -163,41 +181,31 @@ describe.each(ADAPTERS)('$name adapter', (adapter) => {
   it('turns a refused connection into a retryable "provider_unavailable" error', async () => {
     const gone = await startFakeLlmServer();
     await gone.close();
-    const baseURL = adapter.name === 'OpenAI' ? gone.openaiBaseURL : gone.anthropicBaseURL;
-
-    const { error } = await run(adapter.create({ baseURL }), request());
+    const { error } = await run(adapter.create({ baseURL: baseAt(gone.url) }), request());
 
     expectProviderError(error, 'provider_unavailable', true);
   });
 
   it('turns a provider that takes the connection but never answers into a retryable "timeout" error', async () => {
-    const silent = createServer(() => {});
-    silent.listen(0, '127.0.0.1');
-    await once(silent, 'listening');
-    const { port } = silent.address() as AddressInfo;
-    const path = adapter.name === 'OpenAI' ? '/v1' : '';
+    const silent = await startProviderHost(() => {});
     try {
-      const { chunks, error } = await run(adapter.create({ baseURL: `http://127.0.0.1:${port}${path}`, timeoutMs: 300 }), request());
+      const { chunks, error } = await run(adapter.create({ baseURL: baseAt(silent.origin), timeoutMs: 300 }), request());
 
       expectProviderError(error, 'timeout', true);
       expect(chunks).toEqual([]);
     } finally {
       silent.close();
-      silent.closeAllConnections();
     }
   });
 
   it('turns a redirect into a final "bad_request" error, without following it', async () => {
     let asked = 0;
-    const moved = createServer((_req, res) => {
+    const moved = await startProviderHost((_req, res) => {
       asked += 1;
       res.writeHead(301, { location: server.url }).end();
     });
-    moved.listen(0, '127.0.0.1');
-    await once(moved, 'listening');
-    const path = adapter.name === 'OpenAI' ? '/v1' : '';
     try {
-      const { error } = await run(adapter.create({ baseURL: `http://127.0.0.1:${(moved.address() as AddressInfo).port}${path}` }), request());
+      const { error } = await run(adapter.create({ baseURL: baseAt(moved.origin) }), request());
 
       expect(expectProviderError(error, 'bad_request', false).status).toBe(301);
       expect(asked).toBe(1);

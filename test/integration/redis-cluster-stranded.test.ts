@@ -69,7 +69,7 @@ describe('Duet on a Redis Cluster whose masters vanish under open connections', 
     const before = await watchNewBattle(Date.now() + 10_000);
     expect((await before.finished(30_000)).sides.a.text).toBe(ANSWER);
     const during = await watchNewBattle(Date.now() + 10_000);
-    await waitFor(() => !!(during.snapshot?.sides.a.text && during.snapshot.sides.b.text), { what: 'both sides streaming' });
+    await during.streaming();
 
     for (const proxy of cluster.proxies) proxy.strand();
 
@@ -88,7 +88,7 @@ describe('Duet on a Redis Cluster whose masters vanish under open connections', 
     // its message came before that, the cancel flag the worker looks at every few seconds.
     fake.setDefault({ text: `${ANSWER} ${ANSWER} ${ANSWER} ${ANSWER}`, tokensPerSecond: 5 });
     const long = await watchNewBattle(Date.now() + 10_000);
-    await waitFor(() => !!(long.snapshot?.sides.a.text && long.snapshot.sides.b.text), { what: 'both sides streaming' });
+    await long.streaming();
     const cancel = await postJson(`${duet.url}/api/battles/${long.battleId}/cancel`, { voteToken: long.voteToken });
     expect(cancel.status).toBeLessThan(300);
     const cancelled = await long.finished(10_000);

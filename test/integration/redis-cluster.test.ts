@@ -171,7 +171,7 @@ describe('Duet on a three-master Redis Cluster', () => {
     const created = await create();
     const viewer = new BattleViewer(await socket(second.url), created.battleId);
     await viewer.join();
-    await waitFor(() => !!(viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text), { what: 'both sides streaming' });
+    await viewer.streaming();
     const [host, port] = (await ownerOf(redis(), redisKeys(duet.prefix).battleStream(created.battleId))).split(':');
     const master = redis().nodes('master').find((n) => n.options.host === host && String(n.options.port) === port)!;
     // Every subscriber connection to that master is cut (the gateways' sharded subscribers among them).
@@ -195,7 +195,7 @@ describe('Duet on a three-master Redis Cluster', () => {
       const created = await create();
       const candidate = new BattleViewer(await socket(second.url), created.battleId);
       await candidate.join();
-      await waitFor(() => !!(candidate.snapshot?.sides.a.text && candidate.snapshot.sides.b.text), { what: 'both sides streaming' });
+      await candidate.streaming();
       const owner = await ownerOf(redis(), keys.battleStream(created.battleId));
       if (owner !== queueMaster) {
         viewer = candidate;

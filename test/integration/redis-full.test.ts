@@ -77,7 +77,7 @@ describe('Redis refusing writes', () => {
     expect(running.status).toBe(202);
     const viewer = new BattleViewer(await connectSocket(duet.url), running.body.battleId);
     await viewer.join();
-    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides streaming' });
+    await viewer.streaming();
 
     await full();
     // A new battle and a vote are refused as an outage is, naming no Redis internals; nothing is stored.

@@ -78,7 +78,7 @@ describe('Redis restarted with its data lost', () => {
     const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text: 'Go', lang: 'en' });
     const viewer = new BattleViewer(await connectSocket(duet.url), res.body.battleId);
     await viewer.join();
-    await waitFor(() => viewer.snapshot?.sides.a.text && viewer.snapshot.sides.b.text, { what: 'both sides streaming' });
+    await viewer.streaming();
 
     await redis.stop();
     const create = await answered(`${duet.url}/api/battles`, {
