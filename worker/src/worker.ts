@@ -99,6 +99,8 @@ export async function startWorker(
   const ops = await startOpsServer({ ...config.http, registry: metrics.registry, db, redis, draining: () => draining, logger });
   const leases = createBattleLeases(live, keys, workerId, config.leaseMs);
 
+  /** The flag a visitor's cancel leaves beside its message (which a subscriber that was away missed). */
+  const isCancelled = async (battleId: string) => (await live.exists(keys.battleCancelled(battleId))) === 1;
   await cancelSub.subscribe(keys.cancelChannel);
   cancelSub.on('message', (_channel, battleId: string) => running.get(battleId)?.cancel.abort());
   // A cancel is published once: one sent while this subscriber was away (Redis restarting, a host
@@ -107,8 +109,8 @@ export async function startWorker(
   const cancelSweep = setInterval(() => {
     for (const [battleId, run] of running) {
       if (run.cancel.signal.aborted) continue;
-      live.exists(keys.battleCancelled(battleId)).then(
-        (n) => n === 1 && run.cancel.abort(),
+      isCancelled(battleId).then(
+        (cancelled) => cancelled && run.cancel.abort(),
         () => undefined,
       );
     }
@@ -133,7 +135,7 @@ export async function startWorker(
     db,
     publisher,
     providerFor: providerLookup(config.roster, makeProvider),
-    isCancelled: async (id) => (await live.exists(keys.battleCancelled(id))) === 1,
+    isCancelled,
     logger,
     flushMs: flushWindow.ms,
     idleTimeoutMs: config.idleTimeoutMs,
