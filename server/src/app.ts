@@ -24,7 +24,7 @@ import { loadOnce, storedSecret } from './infra/secrets.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createBattleSignals } from './modules/battles/battle-signals.ts';
-import { battleRoutes } from './modules/battles/battle.routes.ts';
+import { battleRoutes, voteRoutes } from './modules/battles/battle.routes.ts';
 import { createBattleService } from './modules/battles/battle.service.ts';
 import { createVoterKeys } from './modules/battles/voter-key.ts';
 import { exportRoutes } from './modules/export/export.routes.ts';
@@ -164,6 +164,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   // Raised before the voter's next request can be read: their refetch of the history finds the new version.
   events.on('vote.recorded', ({ tool }) => historyChanged.soon(tool));
   app.use('/api', historyRoutes(createHistoryService({ db, stats, cache: historyCache })));
+  const jsonBody = express.json({ limit: '64kb' });
+  const session = optionalSession(users.authenticate);
+  app.use('/api', voteRoutes(battles, limit('votes', config.rateLimits.votesPerMinute), jsonBody, session));
   app.use(responseCompression());
   app.get('/healthz', liveness);
   app.get('/readyz', ready);
@@ -171,17 +174,16 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   app.use('/admin/queues', operators.guard, queueBoard(queueViews.queues, '/admin/queues'));
 
   const api = express.Router();
-  api.use(express.json({ limit: '64kb' }));
+  api.use(jsonBody);
   api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null, ...config.site }));
   api.use(
     battleRoutes(
       battles,
       {
         create: limit('battles', config.rateLimits.battlesPerMinute),
-        vote: limit('votes', config.rateLimits.votesPerMinute),
         cancel: limit('cancels', config.rateLimits.cancelsPerMinute),
       },
-      optionalSession(users.authenticate),
+      session,
     ),
   );
   api.use(leaderboardRoutes(leaderboard));

@@ -1,6 +1,6 @@
 import type { CreateBattleResponse, HistoryResponse, SpecHistoryResponse } from '@duet/shared';
 import { redisKeys } from '@duet/shared';
-import { raiseHistoryVersion } from '@duet/shared/history-version';
+import { raiseHistoryVersion, raiseHistoryVersions } from '@duet/shared/history-version';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +167,14 @@ describe('rendered history pages kept by the gateway', () => {
     await duet.redis.del(keys.historyVersion('poem'));
     await raiseHistoryVersion(duet.redis, keys, 'poem');
     expect(Number(await duet.redis.get(keys.historyVersion('poem')))).toBeGreaterThan(1_000);
+    // Several tools in one raise (a turn of the gateway's loop with votes on several): each adds
+    // one, and one whose version was lost starts again at random.
+    const poem = Number(await duet.redis.get(keys.historyVersion('poem')));
+    await duet.redis.del(keys.historyVersion('rap-lyrics'));
+    await raiseHistoryVersions(duet.redis, keys, [TOOL, 'poem', 'rap-lyrics']);
+    expect(await duet.redis.get(keys.historyVersion(TOOL))).toBe(String(Number(fresh) + 2));
+    expect(await duet.redis.get(keys.historyVersion('poem'))).toBe(String(poem + 1));
+    expect(Number(await duet.redis.get(keys.historyVersion('rap-lyrics')))).toBeGreaterThan(1_000);
     await firstPage(duet.url);
     await rewriteQuestion(duet, id, 'Changed once more');
     expect((await firstPage(duet.url)).list[0]!.question.text).toBe('Changed while Redis was empty');

@@ -7,6 +7,7 @@ import { hashVoteToken, newVoteToken } from '../../server/src/modules/battles/vo
 import { insertAnswer } from '../../worker/src/store/battle.repo.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
+import { rawGet } from '../helpers/raw-get.ts';
 
 const [ATLAS, SONNET] = DEMO_ROSTER as [(typeof DEMO_ROSTER)[number], (typeof DEMO_ROSTER)[number]];
 
@@ -90,6 +91,27 @@ describe('a vote in one round trip', () => {
     const sonnet = body.winRates.find((w) => w.model === SONNET.id)!;
     const atlas = body.winRates.find((w) => w.model === ATLAS.id)!;
     expect([sonnet.wins, sonnet.losses, atlas.wins, atlas.losses]).toEqual([1, 0, 0, 1]);
+  });
+
+  it('answers a vote (mounted ahead of the other API routes) with the headers every answer has, sent as it is; GETs stay compressed', async () => {
+    const b = await battle();
+    const res = await fetch(`${duet.url}/api/battles/${b.id}/vote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'br, gzip', 'x-request-id': 'vote-headers-1' },
+      body: JSON.stringify({ winner: 'a', voteToken: b.voteToken }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('vote-headers-1');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(await res.text()));
+    // A malformed body is still refused as on every other route, and a GET of the API compressed.
+    const bad = await fetch(`${duet.url}/api/battles/${b.id}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"winner":' });
+    expect(bad.status).toBe(400);
+    const tools = await rawGet(`${duet.url}/api/tools`, { 'accept-encoding': 'br' });
+    expect(tools.status).toBe(200);
+    expect(tools.body.length).toBeGreaterThan(0);
+    expect(tools.headers['content-encoding']).toBe('br');
   });
 
   it('goes by the flag each answer was stored with, not by reading the answers again', async () => {

@@ -23,6 +23,13 @@ export function requestIdOf(header: string | string[] | undefined): string {
   return given !== undefined && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** A request's last log line, with the battle id when the request was about a battle. */
+function withBattleId(req: IncomingMessage & { originalUrl?: string }, line: object): object {
+  // Express rewrites `url` inside routers; `originalUrl` is the path as it came.
+  const battleId = BATTLE_PATH.exec(req.originalUrl ?? req.url ?? '')?.[1];
+  return battleId ? { ...line, battleId: battleId.toLowerCase() } : line;
+}
+
 const context = new AsyncLocalStorage<Logger>();
 
 /**
@@ -45,11 +52,11 @@ export function requestLogs(logger: Logger): RequestHandler[] {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    customProps: (req: IncomingMessage & { originalUrl?: string }) => {
-      // Express rewrites `url` inside routers; `originalUrl` is the path as it came.
-      const battleId = BATTLE_PATH.exec(req.originalUrl ?? req.url ?? '')?.[1];
-      return battleId ? { battleId: battleId.toLowerCase() } : {};
-    },
+    // The battle id goes on the request's last line as one of its fields, not as a binding of a
+    // child logger made for every request (pino-http's `customProps` makes one when the request
+    // comes and serializes the bindings again when it ends).
+    customSuccessObject: (req: IncomingMessage, _res: ServerResponse, line: object) => withBattleId(req, line),
+    customErrorObject: (req: IncomingMessage, _res: ServerResponse, _err: Error, line: object) => withBattleId(req, line),
     autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
