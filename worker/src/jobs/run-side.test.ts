@@ -137,6 +137,25 @@ describe('runSide', () => {
     expect(result.text).toBe('part');
   });
 
+  it("ends every attempt's request when the attempt ends: finished, failed and retried, or failed after text", async () => {
+    for (const attempts of [
+      [[{ text: 'Hello' }]],
+      [[{ fail: new ProviderError('busy', 'provider_unavailable', true) }], [{ text: 'Hi' }]],
+      [[{ text: 'Hi' }, { fail: new ProviderError('cut', 'stream_cut', true) }]],
+    ] satisfies Step[][][]) {
+      const provider = scripted(attempts);
+      const signals: AbortSignal[] = [];
+      const stream = provider.stream.bind(provider);
+      provider.stream = (req: ChatRequest) => {
+        signals.push(req.signal);
+        return stream(req);
+      };
+      await runSide(options(provider, []));
+      expect(signals.length).toBe(Math.min(attempts.length, 2));
+      expect(signals.every((s) => s.aborted)).toBe(true);
+    }
+  });
+
   it('continues the seq of an earlier attempt and marks the first delta as a reset', async () => {
     const events: BattleEvent[] = [];
     await runSide(options(scripted([[{ text: 'fresh' }]]), events, { startSeq: 7, resetFirst: true }));

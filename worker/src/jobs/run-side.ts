@@ -232,6 +232,9 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
     } finally {
       clearTimeout(idle);
       o.cancel.removeEventListener('abort', onCancel);
+      // Whatever the attempt leaves open (a response body an adapter stopped reading on an error)
+      // is let go now, not when the garbage collector finds it: stream-fetch.ts has no finalizer.
+      ac.abort();
     }
   }
 
