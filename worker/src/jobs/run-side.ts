@@ -210,6 +210,8 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
       finishReason ??= 'stop';
       break;
     } catch (err) {
+      // The attempt is over: let go of its request before any backoff (the finally comes after it).
+      ac.abort();
       if (capped) {
         finishReason = 'length';
         break;

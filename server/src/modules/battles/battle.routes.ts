@@ -67,11 +67,12 @@ export function battleRoutes(
 /**
  * The vote, the call a campaign makes most: the app mounts it ahead of the other API routers and
  * of the compression middleware (a vote's answer is a few hundred bytes), so a vote is not walked
- * past every other route first. `json` parses its body, after the rate limit has let it through.
+ * past every other route first. `json` is the API's body parser, run first as on the API's other
+ * routes (a malformed body is a 400 before the rate limit counts it).
  */
 export function voteRoutes(service: BattleService, limit: RequestHandler, json: RequestHandler, session: RequestHandler): Router {
   const router = Router();
-  router.post('/battles/:id/vote', limit, json, session, async (req, res) => {
+  router.post('/battles/:id/vote', json, limit, session, async (req, res) => {
     const id = battleId(req.params.id);
     const body = parseOr400(ZVoteRequestSchema, req.body);
     res.json(await service.vote(id, body, { userId: sessionUserId(res), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' }));
