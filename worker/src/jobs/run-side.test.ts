@@ -137,31 +137,6 @@ describe('runSide', () => {
     expect(result.text).toBe('part');
   });
 
-  it("ends every attempt's request when the attempt ends, before any retry: finished, failed and retried, or failed after text", async () => {
-    const cases: Array<{ attempts: Step[][]; requests: number; finish: string }> = [
-      { attempts: [[{ text: 'Hello' }]], requests: 1, finish: 'stop' },
-      { attempts: [[{ fail: new ProviderError('busy', 'provider_unavailable', true) }], [{ text: 'Hi' }]], requests: 2, finish: 'stop' },
-      { attempts: [[{ text: 'Hi' }, { fail: new ProviderError('cut', 'stream_cut', true) }]], requests: 1, finish: 'error' },
-    ];
-    for (const { attempts, requests, finish } of cases) {
-      const provider = scripted(attempts);
-      const signals: AbortSignal[] = [];
-      const stream = provider.stream.bind(provider);
-      provider.stream = (req: ChatRequest) => {
-        signals.push(req.signal);
-        return stream(req);
-      };
-      // Told of a failure before the backoff: the failed attempt's request is already let go.
-      const releasedWhenFailed: boolean[] = [];
-      const onProviderError = () => releasedWhenFailed.push(signals.at(-1)?.aborted ?? false);
-      const result = await runSide(options(provider, [], { retryBaseMs: 50, onProviderError }));
-      expect(result.stats.finishReason).toBe(finish);
-      expect(signals).toHaveLength(requests);
-      expect(signals.every((s) => s.aborted)).toBe(true);
-      expect(releasedWhenFailed.every(Boolean)).toBe(true);
-    }
-  });
-
   it('continues the seq of an earlier attempt and marks the first delta as a reset', async () => {
     const events: BattleEvent[] = [];
     await runSide(options(scripted([[{ text: 'fresh' }]]), events, { startSeq: 7, resetFirst: true }));

@@ -210,8 +210,6 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
       finishReason ??= 'stop';
       break;
     } catch (err) {
-      // The attempt is over: let go of its request before any backoff (the finally comes after it).
-      ac.abort();
       if (capped) {
         finishReason = 'length';
         break;
@@ -234,9 +232,6 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
     } finally {
       clearTimeout(idle);
       o.cancel.removeEventListener('abort', onCancel);
-      // Whatever the attempt leaves open (a response body an adapter stopped reading on an error)
-      // is let go now, not when the garbage collector finds it: stream-fetch.ts has no finalizer.
-      ac.abort();
     }
   }
 
