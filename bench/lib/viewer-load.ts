@@ -5,7 +5,7 @@
  * on it. Prints `{ battles, finished, voted, firstMissed, tokens, firstLags, firstTextMs, lags, postMs, failures }`.
  */
 import { applySideEvent, sideEnded } from '@duet/shared';
-import type { BattleEvent, BattleSnapshot, CreateBattleResponse } from '@duet/shared';
+import type { BattleSnapshot, CreateBattleResponse, LiveEvent } from '@duet/shared';
 import { io } from 'socket.io-client';
 import { readStamps, wallClockMs } from '../../test/fakes/fake-llm-server.ts';
 import type { DuetSocket } from '../../test/helpers/battle-viewer.ts';
@@ -47,29 +47,37 @@ async function one(i: number): Promise<void> {
   const { battleId, voteToken } = created.body;
   const socket: DuetSocket = io(url, { transports: ['websocket'], forceNew: true, reconnection: true });
   let snapshot: BattleSnapshot | null = null;
-  const buffered: BattleEvent[] = [];
+  const buffered: LiveEvent[] = [];
   const seen = { a: false, b: false };
   const done = new Promise<void>((resolve) => {
     const check = () => {
       if (snapshot && sideEnded(snapshot.sides.a) && sideEnded(snapshot.sides.b)) resolve();
     };
-    const apply = (e: BattleEvent) => {
+    const apply = (e: LiveEvent) => {
       if (!snapshot) return void buffered.push(e);
       snapshot.sides[e.side] = applySideEvent(snapshot.sides[e.side], e).view;
       check();
     };
-    socket.on('battle:delta', (d) => {
-      const now = wallClockMs();
-      if (!seen[d.side] && d.text) firstTextMs.push(performance.now() - t0);
-      for (const stamp of readStamps(d.text)) {
-        lags.push(now - stamp);
-        if (!seen[d.side]) firstLags.push(now - stamp);
-        seen[d.side] = true;
+    const receive = (e: LiveEvent, now: number) => {
+      if (e.type === 'delta') {
+        if (!seen[e.side] && e.text) firstTextMs.push(performance.now() - t0);
+        for (const stamp of readStamps(e.text)) {
+          lags.push(now - stamp);
+          if (!seen[e.side]) firstLags.push(now - stamp);
+          seen[e.side] = true;
+        }
       }
-      apply({ type: 'delta', ...d });
+      apply(e);
+    };
+    socket.on('battle:events', (events) => {
+      const now = wallClockMs();
+      for (const e of events) receive(e, now);
     });
-    socket.on('battle:done', (d) => apply({ type: 'done', ...d }));
-    socket.on('battle:error', (d) => apply({ type: 'error', ...d }));
+    // A gateway from before `battle:events` (a `--before` checkout) sends an event a message.
+    const legacy = socket as unknown as { on: (event: string, listener: (payload: Omit<LiveEvent, 'type'>) => void) => void };
+    for (const type of ['delta', 'done', 'error'] as const) {
+      legacy.on(`battle:${type}`, (payload) => receive({ type, ...payload } as LiveEvent, wallClockMs()));
+    }
     socket.on('connect', () => {
       void socket.emitWithAck('battle:join', { battleId }).then((res) => {
         if (!res.ok) return fail(`join ${res.error.code}`);

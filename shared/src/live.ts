@@ -61,6 +61,19 @@ export const ZBattleEventSchema = z.discriminatedUnion('type', [
 export type BattleEvent = z.infer<typeof ZBattleEventSchema>;
 export type BattleEventOf<T extends BattleEvent['type']> = Extract<BattleEvent, { type: T }>;
 
+/**
+ * A message on a battle's live channel: the battle's events of one turn of the worker's event loop,
+ * in order (both sides' deltas of one flush travel together). A lone event is taken too: what a
+ * worker from before the lists sends, while a deployment rolls over.
+ */
+export const ZLiveMessageSchema = z.union([z.array(ZBattleEventSchema).min(1), ZBattleEventSchema.transform((event) => [event])]);
+
+/**
+ * An event as viewers get it (`battle:events`). `saving` carries only the side: its figures stay
+ * on the server until `done` (and `applySideEvent` reads nothing else of it).
+ */
+export type LiveEvent = Exclude<BattleEvent, { type: 'saving' }> | Pick<BattleEventOf<'saving'>, 'type' | 'battleId' | 'side'>;
+
 /** `saving`: the answer is complete and being stored; the vote waits for `done`. */
 export type SideState = 'waiting' | 'streaming' | 'saving' | 'done' | 'error';
 
@@ -103,7 +116,7 @@ export const emptySide = (label: string): SideView => ({
  * from the stored answer has no seq to tell). A delta after a gap is refused (`gap: true`) so the
  * viewer can ask for a new snapshot, and so is an end whose text length the viewer does not have.
  */
-export function applySideEvent(view: SideView, event: BattleEvent): { view: SideView; gap: boolean } {
+export function applySideEvent(view: SideView, event: BattleEvent | LiveEvent): { view: SideView; gap: boolean } {
   const missedText = (chars: number | undefined) => chars !== undefined && chars !== view.text.length;
   switch (event.type) {
     case 'delta': {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { ZRequestTextSchema } from './schemas/text.schema.ts';
-import type { BattleEventOf, BattleSnapshot } from './live.ts';
+import type { BattleSnapshot, LiveEvent } from './live.ts';
 import type { WinRate } from './schemas/battle.schema.ts';
-
-type Payload<T extends 'delta' | 'progress' | 'saving' | 'done' | 'error'> = Omit<BattleEventOf<T>, 'type'>;
 
 export const ZJoinBattleSchema = z.object({ battleId: z.string().uuid() });
 export const ZCancelBattleSchema = z.object({ battleId: z.string().uuid(), voteToken: ZRequestTextSchema.min(1).max(200) });
@@ -39,12 +37,12 @@ export interface ClientToServerEvents {
 
 /** Events the gateway sends. */
 export interface ServerToClientEvents {
-  'battle:delta': (payload: Payload<'delta'>) => void;
-  'battle:progress': (payload: Payload<'progress'>) => void;
-  /** The side's answer is complete and being stored; `battle:done` follows once it is. */
-  'battle:saving': (payload: Pick<Payload<'saving'>, 'battleId' | 'side'>) => void;
-  'battle:done': (payload: Payload<'done'>) => void;
-  'battle:error': (payload: Payload<'error'>) => void;
+  /**
+   * Live events of one battle, in order: text (`delta`), `progress`, `saving` (the side's answer
+   * is complete and being stored; `done` follows once it is), `done` and `error`. One message per
+   * flush of the battle's text, so both sides' deltas usually come together.
+   */
+  'battle:events': (events: LiveEvent[]) => void;
   'stats:update': (payload: StatsUpdate) => void;
   /**
    * The gateway lost and regained its link to the live events (a Redis restart): events may have

@@ -1,5 +1,5 @@
 import { applySideEvent, sideEnded } from '@duet/shared';
-import type { BattleEvent, BattleSnapshot, ClientToServerEvents, ServerToClientEvents } from '@duet/shared';
+import type { BattleSnapshot, ClientToServerEvents, LiveEvent, ServerToClientEvents } from '@duet/shared';
 import { io } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 import { waitFor } from './wait.ts';
@@ -23,8 +23,10 @@ export async function connectSocket(url: string): Promise<DuetSocket> {
 export class BattleViewer {
   snapshot: BattleSnapshot | null = null;
   /** Every live event received, in order, as sent. */
-  readonly events: BattleEvent[] = [];
-  private buffered: BattleEvent[] = [];
+  readonly events: LiveEvent[] = [];
+  /** Every `battle:events` message received for this battle, as the gateway grouped its events. */
+  readonly messages: LiveEvent[][] = [];
+  private buffered: LiveEvent[] = [];
   gaps = 0;
   /** `battle:join` calls made, the first one included. */
   joins = 0;
@@ -35,18 +37,15 @@ export class BattleViewer {
     readonly socket: DuetSocket,
     readonly battleId: string,
   ) {
-    const on = (type: BattleEvent['type']) => (payload: Omit<BattleEvent, 'type'>) => {
-      if (payload.battleId !== battleId) return;
-      const event = { type, ...payload } as BattleEvent;
-      this.events.push(event);
-      if (this.snapshot) this.apply(event);
-      else this.buffered.push(event);
-    };
-    socket.on('battle:delta', on('delta'));
-    socket.on('battle:progress', on('progress'));
-    socket.on('battle:saving', on('saving') as never);
-    socket.on('battle:done', on('done'));
-    socket.on('battle:error', on('error'));
+    socket.on('battle:events', (events) => {
+      const mine = events.filter((event) => event.battleId === battleId);
+      if (mine.length > 0) this.messages.push(mine);
+      for (const event of mine) {
+        this.events.push(event);
+        if (this.snapshot) this.apply(event);
+        else this.buffered.push(event);
+      }
+    });
     socket.on('battle:resync', (payload) => {
       if (payload.battleId !== battleId) return;
       this.resyncs += 1;
@@ -78,7 +77,7 @@ export class BattleViewer {
     }
   }
 
-  private apply(event: BattleEvent): void {
+  private apply(event: LiveEvent): void {
     if (!this.snapshot) return;
     const { view, gap } = applySideEvent(this.snapshot.sides[event.side], event);
     if (gap) {

@@ -134,6 +134,25 @@ describe('a battle on the fake providers', () => {
     expect(deltas).toBeLessThan(120);
   });
 
+  it("sends both sides' text in one message while both models stream, and a side being saved without its figures", async () => {
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
+    fake.setDefault({ text: words, tokensPerSecond: 100 });
+    const created = await create();
+    const viewer = new BattleViewer(await socket(), created.battleId);
+    await viewer.join();
+    const final = await viewer.finished();
+    expect(final.sides.a.text).toBe(words);
+    expect(final.sides.b.text).toBe(words);
+    const sidesOf = (message: (typeof viewer.messages)[number]) => new Set(message.flatMap((e) => (e.type === 'delta' ? [e.side] : [])));
+    const withText = viewer.messages.filter((m) => sidesOf(m).size > 0);
+    expect(withText.filter((m) => sidesOf(m).size === 2).length).toBeGreaterThan(withText.length / 2);
+    const deltas = viewer.events.filter((e) => e.type === 'delta').length;
+    expect(withText.length).toBeLessThan(deltas);
+    const saving = viewer.events.filter((e) => e.type === 'saving');
+    expect(saving.length).toBeGreaterThan(0);
+    for (const e of saving) expect(Object.keys(e).sort()).toEqual(['battleId', 'side', 'type']);
+  });
+
   it('gives a late joiner the full text, and a mid-stream joiner the same text without gaps or repeats', async () => {
     const text = Array.from({ length: 60 }, (_, i) => `token${i}`).join(' ');
     fake.setDefault({ text, tokensPerSecond: 150 });

@@ -49,7 +49,7 @@ describe('battle publisher', () => {
     await publisher.publish(event);
 
     await waitFor(() => heard.length === 1 || undefined, { timeoutMs: 5_000 });
-    expect(JSON.parse(heard[0]!)).toEqual(event);
+    expect(JSON.parse(heard[0]!)).toEqual([event]);
     expect(parseStreamEntries(await plain.xrange(keys.battleStream(battleId), '-', '+'))).toEqual([event]);
     expect(await plain.ttl(keys.battleStream(battleId))).toBeGreaterThan(0);
     await waitFor(() => seen.some((args) => args.some((a) => a.includes(battleId))) || undefined, { timeoutMs: 5_000 });
@@ -58,6 +58,33 @@ describe('battle publisher', () => {
     const fromClient = seen.filter((args) => args.some((a) => a.includes(battleId)) && /^eval/i.test(args[0] ?? ''));
     expect(fromClient).toHaveLength(1);
     expect(fromClient[0]!.filter((a) => a.includes('"Hello"'))).toHaveLength(1);
+    sub.disconnect();
+  });
+
+  it("publishes a battle's events of one turn as one message, in order, each its own entry in the stream", async () => {
+    const publisher = createBattlePublisher(live, keys, 600);
+    const battleId = randomUUID();
+    const other = randomUUID();
+    const sub = new Redis(TEST_REDIS_URL);
+    const heard: string[] = [];
+    sub.on('message', (_channel: string, message: string) => heard.push(message));
+    await sub.subscribe(keys.battleLive(battleId), keys.battleLive(other));
+    const events: BattleEvent[] = [
+      { type: 'delta', battleId, side: 'a', seq: 1, text: 'One' },
+      { type: 'delta', battleId: other, side: 'a', seq: 1, text: 'Elsewhere' },
+      { type: 'delta', battleId, side: 'b', seq: 1, text: 'Two' },
+      { type: 'delta', battleId, side: 'a', seq: 2, text: ', three' },
+    ];
+    await Promise.all(events.map((e) => publisher.publish(e)));
+    await waitFor(() => heard.length === 2 || undefined, { timeoutMs: 5_000 });
+    const mine = events.filter((e) => e.battleId === battleId);
+    expect(heard.map((m) => JSON.parse(m))).toEqual([mine, [events[1]]]);
+    expect(parseStreamEntries(await plain.xrange(keys.battleStream(battleId), '-', '+'))).toEqual(mine);
+    expect(await plain.ttl(keys.battleStream(battleId))).toBeGreaterThan(0);
+    // A turn whose events ask for no time to live leaves it as it was.
+    await plain.persist(keys.battleStream(battleId));
+    await publisher.publish({ type: 'delta', battleId, side: 'b', seq: 2, text: ' four' });
+    expect(await plain.ttl(keys.battleStream(battleId))).toBe(-1);
     sub.disconnect();
   });
 

@@ -1,5 +1,5 @@
 import { applySideEvent, sideEnded } from '@duet/shared';
-import type { BattleEvent, BattleSnapshot, CreateBattleResponse, Side, StatsUpdate } from '@duet/shared';
+import type { BattleSnapshot, CreateBattleResponse, LiveEvent, Side, StatsUpdate } from '@duet/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
@@ -23,7 +23,7 @@ const SLOW = Array.from({ length: 150 }, (_, i) => `word${i}`).join(' ');
 class FailoverViewer {
   snapshot: BattleSnapshot | null = null;
   readonly shown: Record<Side, string[]> = { a: [], b: [] };
-  private buffered: BattleEvent[] = [];
+  private buffered: LiveEvent[] = [];
   socket: DuetSocket | null = null;
 
   constructor(readonly battleId: string) {}
@@ -31,13 +31,13 @@ class FailoverViewer {
   async follow(socket: DuetSocket): Promise<void> {
     this.socket = socket;
     this.snapshot = null;
-    const on = (type: BattleEvent['type']) => (payload: Omit<BattleEvent, 'type'>) => {
-      if (payload.battleId !== this.battleId) return;
-      const event = { type, ...payload } as BattleEvent;
-      if (this.snapshot) this.apply(event);
-      else this.buffered.push(event);
-    };
-    for (const type of ['delta', 'progress', 'saving', 'done', 'error'] as const) socket.on(`battle:${type}`, on(type) as never);
+    socket.on('battle:events', (events) => {
+      for (const event of events) {
+        if (event.battleId !== this.battleId) continue;
+        if (this.snapshot) this.apply(event);
+        else this.buffered.push(event);
+      }
+    });
     const res = await socket.emitWithAck('battle:join', { battleId: this.battleId });
     if (!res.ok) throw new Error(res.error.message);
     this.snapshot = res.data;
@@ -45,7 +45,7 @@ class FailoverViewer {
     for (const e of this.buffered.splice(0)) this.apply(e);
   }
 
-  private apply(event: BattleEvent): void {
+  private apply(event: LiveEvent): void {
     if (!this.snapshot) return;
     const { view, gap } = applySideEvent(this.snapshot.sides[event.side], event);
     if (gap) throw new Error(`gap on side ${event.side} at seq ${event.type === 'delta' ? event.seq : '-'}`);

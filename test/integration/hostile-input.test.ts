@@ -697,28 +697,31 @@ describe('a gateway process facing hostile input', () => {
       const joined = await viewer.timeout(5_000).emitWithAck('battle:join', { battleId: battle.battleId });
       expect(joined.ok).toBe(true);
       const seen = new Set<string>();
-      viewer.on('battle:delta', (d) => seen.add(d.text));
+      viewer.on('battle:events', (events) => {
+        for (const e of events) if (e.type === 'delta') seen.add(e.text);
+      });
       const publisher = new Redis(TEST_REDIS_URL);
       try {
+        const event = fc.record(
+          {
+            type: fc.oneof(fc.constantFrom('delta', 'progress', 'saving', 'done', 'error'), fc.anything()),
+            battleId: fc.oneof(fc.constant(battle.battleId), fc.anything()),
+            side: fc.oneof(fc.constantFrom('a', 'b'), fc.anything()),
+            seq: fc.anything(),
+            text: fc.anything(),
+            progress: fc.anything(),
+            stats: fc.anything(),
+          },
+          { requiredKeys: [] },
+        );
         const message = fc.oneof(
-          fc.constantFrom('not json', '{', '', 'null', '[]', '{"type":"delta"}', `{"type":"done","battleId":"${battle.battleId}","side":"a"}`),
+          fc.constantFrom('not json', '{', '', 'null', '[]', '[null]', '{"type":"delta"}', `{"type":"done","battleId":"${battle.battleId}","side":"a"}`),
           fc.string({ unit: 'binary', maxLength: 60 }),
           fc.uint8Array({ maxLength: 60 }).map((a) => Buffer.from(a)),
           fc.jsonValue().map((v) => JSON.stringify(v) ?? ''),
-          fc
-            .record(
-              {
-                type: fc.oneof(fc.constantFrom('delta', 'progress', 'saving', 'done', 'error'), fc.anything()),
-                battleId: fc.oneof(fc.constant(battle.battleId), fc.anything()),
-                side: fc.oneof(fc.constantFrom('a', 'b'), fc.anything()),
-                seq: fc.anything(),
-                text: fc.anything(),
-                progress: fc.anything(),
-                stats: fc.anything(),
-              },
-              { requiredKeys: [] },
-            )
-            .map((v) => JSON.stringify(v)),
+          event.map((v) => JSON.stringify(v)),
+          // A worker's message is a list of one battle's events.
+          fc.array(event, { minLength: 1, maxLength: 3 }).map((v) => JSON.stringify(v)),
         );
         let n = 0;
         await fc.assert(
@@ -726,7 +729,9 @@ describe('a gateway process facing hostile input', () => {
             n += 1;
             const probe = `probe-${n}`;
             await publisher.publish(keys.battleLive(battle.battleId), garbage);
-            await publisher.publish(keys.battleLive(battle.battleId), JSON.stringify({ type: 'delta', battleId: battle.battleId, side: 'b', seq: n, text: probe }));
+            // The probe as a worker sends it (a list), every other time as a lone event (a worker from before the lists).
+            const delta = { type: 'delta', battleId: battle.battleId, side: 'b', seq: n, text: probe };
+            await publisher.publish(keys.battleLive(battle.battleId), JSON.stringify(n % 2 === 0 ? [delta] : delta));
             await waitFor(() => seen.has(probe) || gw.exit() !== null, { what: `the gateway to relay ${probe} after ${JSON.stringify(garbage)}` });
             expect(gw.exit(), gw.output().slice(-4000)).toBeNull();
           }),

@@ -16,8 +16,9 @@ const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   /** First retry delay; it doubles each time. */
   PROVIDER_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
   /**
-   * A side's text waits at most this long to go out with what follows it (at most one message per
-   * side per wait) while the worker is busy; `DELTA_FLUSH_MIN_MS` while it has time to spare.
+   * A battle's text waits at most this long to go out with what follows it (at most one message per
+   * battle per wait, both sides' text in it) while the worker is busy; `DELTA_FLUSH_MIN_MS` while
+   * it has time to spare.
    */
   DELTA_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(50),
   /**
@@ -89,7 +90,7 @@ export interface WorkerConfig {
   idleTimeoutMs: number;
   retries: number;
   retryBaseMs: number;
-  /** The longest wait of a side's text before it is sent, when the worker is busy (ms). */
+  /** The longest wait of a battle's text before it is sent, when the worker is busy (ms). */
   flushMs: number;
   /** The shortest, when it has time to spare (one above `flushMs` counts as `flushMs`). */
   flushMinMs: number;

@@ -34,7 +34,7 @@ function fakeGateway() {
     voted: false,
   });
   const relay = (seq: number) => {
-    if (connected) fire('battle:delta', { battleId: BATTLE, side: 'a', seq, text: deltas[seq - 1] });
+    if (connected) fire('battle:events', [{ type: 'delta', battleId: BATTLE, side: 'a', seq, text: deltas[seq - 1] }]);
   };
 
   const socket = {
@@ -101,7 +101,7 @@ function fakeGateway() {
     },
     /** Another battle's delta, numbered as if it followed on from this one's. */
     otherBattle: (text: string) =>
-      fire('battle:delta', { battleId: '00000000-0000-4000-8000-000000000000', side: 'a', seq: deltas.length + 1, text }),
+      fire('battle:events', [{ type: 'delta', battleId: '00000000-0000-4000-8000-000000000000', side: 'a', seq: deltas.length + 1, text }]),
   };
 }
 

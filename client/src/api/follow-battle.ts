@@ -1,7 +1,6 @@
 import type { ErrorCode } from '@duet/shared';
-import type { BattleSnapshot } from '@duet/shared/live';
+import type { BattleSnapshot, LiveEvent } from '@duet/shared/live';
 import type { QueuePlace, ServerToClientEvents } from '@duet/shared/socket-events';
-import type { LiveEvent } from './live-battle.ts';
 import { createLiveBattle } from './live-battle.ts';
 import type { JoinOutcome } from './rejoin-scheduler.ts';
 import { createRejoinScheduler } from './rejoin-scheduler.ts';
@@ -49,11 +48,9 @@ export function followBattle(
   const receive = (event: LiveEvent) => {
     if (event.battleId === battleId && !battle.receive(event)) scheduler.gap();
   };
-  const onDelta: ServerToClientEvents['battle:delta'] = (p) => receive({ type: 'delta', ...p });
-  const onProgress: ServerToClientEvents['battle:progress'] = (p) => receive({ type: 'progress', ...p });
-  const onSaving: ServerToClientEvents['battle:saving'] = (p) => receive({ type: 'saving', ...p });
-  const onDone: ServerToClientEvents['battle:done'] = (p) => receive({ type: 'done', ...p });
-  const onError: ServerToClientEvents['battle:error'] = (p) => receive({ type: 'error', ...p });
+  const onEvents: ServerToClientEvents['battle:events'] = (events) => {
+    for (const event of events) receive(event);
+  };
   const onResync: ServerToClientEvents['battle:resync'] = (p) => {
     if (p.battleId === battleId) scheduler.resync();
   };
@@ -63,11 +60,7 @@ export function followBattle(
   const onConnect = () => scheduler.connected();
   const onDisconnect = () => scheduler.disconnected();
 
-  socket.on('battle:delta', onDelta);
-  socket.on('battle:progress', onProgress);
-  socket.on('battle:saving', onSaving);
-  socket.on('battle:done', onDone);
-  socket.on('battle:error', onError);
+  socket.on('battle:events', onEvents);
   socket.on('battle:resync', onResync);
   socket.on('battle:queued', onQueued);
   socket.on('connect', onConnect);
@@ -77,11 +70,7 @@ export function followBattle(
   return () => {
     active = false;
     scheduler.stop();
-    socket.off('battle:delta', onDelta);
-    socket.off('battle:progress', onProgress);
-    socket.off('battle:saving', onSaving);
-    socket.off('battle:done', onDone);
-    socket.off('battle:error', onError);
+    socket.off('battle:events', onEvents);
     socket.off('battle:resync', onResync);
     socket.off('battle:queued', onQueued);
     socket.off('connect', onConnect);

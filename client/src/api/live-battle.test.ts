@@ -1,7 +1,6 @@
-import type { BattleSnapshot, SideView } from '@duet/shared/live';
+import type { BattleSnapshot, LiveEvent, SideView } from '@duet/shared/live';
 import { emptySide } from '@duet/shared/live';
 import { describe, expect, it } from 'vitest';
-import type { LiveEvent } from './live-battle.ts';
 import { createLiveBattle } from './live-battle.ts';
 
 const BATTLE = '6f1c1d52-4a39-4f5e-9f39-0d7cf4c6e2a1';

@@ -1,15 +1,6 @@
 import type { Side } from '@duet/shared';
-import type { BattleEvent, BattleSnapshot } from '@duet/shared/live';
+import type { BattleSnapshot, LiveEvent } from '@duet/shared/live';
 import { applySideEvent, sideEnded } from '@duet/shared/live';
-import type { ServerToClientEvents } from '@duet/shared/socket-events';
-
-type SavingPayload = Parameters<ServerToClientEvents['battle:saving']>[0];
-
-/**
- * An event as the gateway relays it. `battle:saving` carries only the side, which is all
- * `applySideEvent` reads of a `saving` event (the figures stay on the server until `done`).
- */
-export type LiveEvent = Exclude<BattleEvent, { type: 'saving' }> | ({ type: 'saving' } & SavingPayload);
 
 /** How a join's snapshot fitted what the viewer had seen. */
 export type JoinFit =
@@ -44,7 +35,7 @@ export function createLiveBattle(publish: (snapshot: BattleSnapshot) => void) {
   /** Applies one event to the snapshot; false on a gap (what is missing is noted in `wanted`). */
   const apply = (event: LiveEvent): boolean => {
     if (!snapshot) return true;
-    const { view, gap } = applySideEvent(snapshot.sides[event.side], event as BattleEvent);
+    const { view, gap } = applySideEvent(snapshot.sides[event.side], event);
     if (gap) {
       if (event.type === 'delta') wanted[event.side] = Math.max(wanted[event.side], event.seq - 1);
       return false;

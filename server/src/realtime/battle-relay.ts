@@ -1,44 +1,35 @@
-import { battleOfRoom, battleRoom, concealStats, ZBattleEventSchema, ZJoinBattleSchema } from '@duet/shared';
-import type { BattleEvent, RedisKeys } from '@duet/shared';
+import { battleOfRoom, battleRoom, concealStats, ZJoinBattleSchema, ZLiveMessageSchema } from '@duet/shared';
+import type { BattleEvent, LiveEvent, RedisKeys } from '@duet/shared';
 import { isCluster } from '@duet/shared/redis-connection';
 import type { RedisClient } from '@duet/shared/redis-connection';
 import type { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DuetIo } from './socket.ts';
 
-/** Sends one worker event to the viewers of its battle connected to this gateway. */
-function relay(io: DuetIo, event: BattleEvent, blind: boolean): void {
-  const room = io.local.to(battleRoom(event.battleId));
+/** An event as viewers may see it: a side being saved shows no figures; in blind battles an end shows only its finish reason. */
+function shown(event: BattleEvent, blind: boolean): LiveEvent {
   switch (event.type) {
-    case 'delta': {
-      const { type: _type, ...delta } = event;
-      room.emit('battle:delta', delta);
-      break;
-    }
-    case 'progress':
-      room.emit('battle:progress', { battleId: event.battleId, side: event.side, progress: event.progress });
-      break;
     case 'saving':
-      room.emit('battle:saving', { battleId: event.battleId, side: event.side });
-      break;
+      return { type: 'saving', battleId: event.battleId, side: event.side };
     case 'done':
-      room.emit('battle:done', {
-        battleId: event.battleId,
-        side: event.side,
-        stats: blind ? concealStats(event.stats) : event.stats,
-        ...(event.chars === undefined ? {} : { chars: event.chars }),
-      });
-      break;
-    case 'error':
-      room.emit('battle:error', {
-        battleId: event.battleId,
-        side: event.side,
-        code: event.code,
-        message: event.message,
-        ...(event.chars === undefined ? {} : { chars: event.chars }),
-      });
-      break;
+      return blind ? { ...event, stats: concealStats(event.stats) } : event;
+    default:
+      return event;
   }
+}
+
+/**
+ * Sends one message's events to the viewers of their battle connected to this gateway: one frame
+ * per battle (a worker's message holds one battle's events).
+ */
+function relay(io: DuetIo, events: BattleEvent[], blind: boolean): void {
+  const byBattle = new Map<string, LiveEvent[]>();
+  for (const event of events) {
+    const shownEvents = byBattle.get(event.battleId);
+    if (shownEvents) shownEvents.push(shown(event, blind));
+    else byBattle.set(event.battleId, [shown(event, blind)]);
+  }
+  for (const [battleId, shownEvents] of byBattle) io.local.to(battleRoom(battleId)).emit('battle:events', shownEvents);
 }
 
 /** Whether every master of the cluster answers a PING within a second. */
@@ -93,11 +84,11 @@ export function createBattleRelay(
       logger.warn({ bytes: message.length }, 'dropped a battle event that is not JSON');
       return;
     }
-    const event = ZBattleEventSchema.safeParse(json);
-    if (event.success) relay(io, event.data, blind);
+    const events = ZLiveMessageSchema.safeParse(json);
+    if (events.success) relay(io, events.data, blind);
     else {
-      const battleId = ZJoinBattleSchema.safeParse(json).data?.battleId;
-      logger.warn({ battleId, issues: event.error.issues }, 'dropped a malformed battle event');
+      const battleId = ZJoinBattleSchema.safeParse(Array.isArray(json) ? json[0] : json).data?.battleId;
+      logger.warn({ battleId, issues: events.error.issues }, 'dropped a malformed battle event');
     }
   });
   // The last local viewer of a battle left: stop receiving its events.

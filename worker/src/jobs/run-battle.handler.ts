@@ -9,6 +9,7 @@ import type { BattlePublisher } from '../live/battle-publisher.ts';
 import type { BattleMetrics } from '../observability/metrics.ts';
 import type { ModelProvider } from '../providers/provider.ts';
 import * as repo from '../store/battle.repo.ts';
+import { createDeltaClock } from './delta-clock.ts';
 import type { SideResult } from './run-side.ts';
 import { CHARS_PER_TOKEN_CAP, runSide, userMessage } from './run-side.ts';
 
@@ -20,7 +21,7 @@ export interface RunBattleDeps {
   /** True when the battle was cancelled before this worker picked it up. */
   isCancelled: (battleId: string) => Promise<boolean>;
   logger: Logger;
-  /** How long a side's text may wait to go out with what follows it (ms), read at each token. */
+  /** How long a battle's text may wait to go out with what follows it (ms), read at each token. */
   flushMs: () => number;
   idleTimeoutMs: number;
   retries: number;
@@ -95,6 +96,8 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
     // battles already running are handled first. The reads before it are I/O and interleave anyway.
     await deps.paceStart?.();
     const halt = AbortSignal.any([cancelled.signal, signals.stop]);
+    // One clock for both sides: a flush sends the text of both in one message.
+    const clock = createDeltaClock(deps.flushMs);
     const keep = <T>(what: string, fn: () => Promise<T>) =>
       retrying(fn, {
         maxMs: deps.storeRetryMs,
@@ -137,7 +140,7 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
         maxChars: tool.maxTokens * CHARS_PER_TOKEN_CAP,
         startSeq: resume[side].seq,
         resetFirst: resume[side].streamed,
-        flushMs: deps.flushMs,
+        clock,
         idleTimeoutMs: deps.idleTimeoutMs,
         retries: deps.retries,
         retryBaseMs: deps.retryBaseMs,

@@ -2,6 +2,7 @@ import type { BattleEvent } from '@duet/shared';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, ModelProvider, StreamChunk } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';
+import { createDeltaClock } from './delta-clock.ts';
 import { estimateProgress, runSide } from './run-side.ts';
 import type { SideRunOptions } from './run-side.ts';
 
@@ -52,7 +53,7 @@ const options = (provider: ModelProvider, events: BattleEvent[], extra: Partial<
   },
   startSeq: 0,
   resetFirst: false,
-  flushMs: () => 5,
+  clock: createDeltaClock(() => 5),
   idleTimeoutMs: 1_000,
   retries: 3,
   retryBaseMs: 1,
@@ -76,13 +77,47 @@ describe('runSide', () => {
   it('reads the wait before sending at each token: each token alone while it is 0, then gathered while it is long', async () => {
     const events: BattleEvent[] = [];
     let asked = 0;
-    // The first three tokens find no wait; from the fourth the worker is "busy": a long wait.
-    const flushMs = () => (++asked <= 3 ? 0 : 60_000);
+    // The first token goes at once without asking; the next two find no wait; from the fourth the
+    // worker is "busy": a long wait.
+    const flushMs = () => (++asked <= 2 ? 0 : 60_000);
     const script = ['t1 ', 't2 ', 't3 ', 't4 ', 't5 ', 't6'].map((text) => ({ text, wait: 10 }));
-    const result = await runSide(options(scripted([script]), events, { flushMs }));
+    const result = await runSide(options(scripted([script]), events, { clock: createDeltaClock(flushMs) }));
     expect(result.text).toBe('t1 t2 t3 t4 t5 t6');
     // The last three went out together when the stream ended, not a minute later.
     expect(deltas(events).map((d) => d.text)).toEqual(['t1 ', 't2 ', 't3 ', 't4 t5 t6']);
+  });
+
+  it("sends both sides' text in the same flush when they share the battle's clock", async () => {
+    const events: BattleEvent[] = [];
+    const turns: string[][] = [];
+    // What each turn of the event loop published: the publisher sends a turn's events as one message.
+    let turn: string[] | null = null;
+    const publish = async (e: BattleEvent) => {
+      events.push(e);
+      if (e.type !== 'delta') return;
+      if (!turn) {
+        turn = [];
+        turns.push(turn);
+        setImmediate(() => (turn = null));
+      }
+      turn.push(`${e.side}:${e.text}`);
+    };
+    const clock = createDeltaClock(() => 40);
+    const script = (side: string, offset: number) => [{ text: `${side}0 `, wait: offset }, ...[1, 2, 3, 4, 5].map((i) => ({ text: `${side}${i} `, wait: 15 }))];
+    const [a, b] = await Promise.all([
+      runSide(options(scripted([script('a', 1)]), events, { side: 'a', clock, publish })),
+      runSide(options(scripted([script('b', 8)]), events, { side: 'b', clock, publish })),
+    ]);
+    expect(a.text).toBe('a0 a1 a2 a3 a4 a5 ');
+    expect(b.text).toBe('b0 b1 b2 b3 b4 b5 ');
+    // Each side's first text goes at once, alone; after that a flush carries both sides' text.
+    expect(turns.some((t) => t.some((d) => d.startsWith('a:')) && t.some((d) => d.startsWith('b:')))).toBe(true);
+    for (const side of ['a', 'b'] as const) {
+      const sent = deltas(events).filter((d) => d.side === side);
+      expect(sent[0]?.text).toBe(`${side}0 `);
+      expect(sent.map((d) => d.text).join('')).toBe(side === 'a' ? a.text : b.text);
+      expect(sent.map((d) => d.seq)).toEqual(sent.map((_, i) => i + 1));
+    }
   });
 
   it('retries a retryable failure before the first token, without repeating text', async () => {

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { AnswerStats, BattleEvent, FinishReason, Side, SideErrorCode } from '@duet/shared';
 import type { ChatRequest, ModelProvider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';
+import type { DeltaClock } from './delta-clock.ts';
 
 export interface SideRunOptions {
   battleId: string;
@@ -26,8 +27,8 @@ export interface SideRunOptions {
   startSeq: number;
   /** An earlier attempt streamed text: the first delta replaces it. */
   resetFirst: boolean;
-  /** How long text may wait to go out with what follows it now (ms), read at each token. */
-  flushMs: () => number;
+  /** When text goes out: the battle's clock, shared with the other side (see `createDeltaClock`). */
+  clock: DeltaClock;
   idleTimeoutMs: number;
   retries: number;
   retryBaseMs: number;
@@ -74,8 +75,8 @@ export const CHARS_PER_TOKEN_CAP = 6;
 
 /**
  * Streams one side: retries transient errors while nothing has been shown, gives up on a model
- * that goes quiet, stops one that runs past the cap, gathers deltas and sends them at most every
- * `flushMs`, and always returns a result (it never throws): done, cancelled, or failed with
+ * that goes quiet, stops one that runs past the cap, gathers deltas and sends them when the
+ * battle's clock says, and always returns a result (it never throws): done, cancelled, or failed with
  * partial text.
  */
 export async function runSide(o: SideRunOptions): Promise<SideResult> {
@@ -95,9 +96,6 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
   let finishReason: FinishReason | null = null;
   let error: SideResult['error'] = null;
   let lastProgress = 0;
-  let flushTimer: NodeJS.Timeout | null = null;
-  /** When the last delta went out (`performance.now()`), for the at-most-every-`flushMs` rule. */
-  let lastFlushAt = Number.NEGATIVE_INFINITY;
   // Publishes run one after another, so viewers get deltas in order.
   let chain: Promise<void> = Promise.resolve();
 
@@ -134,9 +132,6 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
   };
 
   const flush = () => {
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = null;
-    lastFlushAt = performance.now();
     const upTo = text.length;
     if (upTo === 0 && !resync) return;
     // Progress rides on the delta when it went up: one message per flush, not two.
@@ -156,13 +151,9 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
     } else {
       text += chunk;
     }
-    // At most one delta every `flushMs` per side, and no later than that: text goes out at once
-    // when the last delta is that old (the first token always), else when it will be. A fast
-    // model does not send a message per token; a slow one is not held back.
-    if (flushTimer) return;
-    const wait = lastFlushAt + o.flushMs() - performance.now();
-    if (wait <= 0) flush();
-    else flushTimer = setTimeout(flush, wait);
+    // With the battle's next flush (the first token at once): a fast model does not send a
+    // message per token, and both sides' text shares one.
+    o.clock.due(flush, first);
   };
 
   for (let attempt = 0; ; attempt++) {
@@ -235,7 +226,7 @@ export async function runSide(o: SideRunOptions): Promise<SideResult> {
     }
   }
 
-  flush();
+  o.clock.due(flush, true);
   await chain;
   return {
     text,

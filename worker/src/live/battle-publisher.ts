@@ -31,16 +31,20 @@ export interface BattlePublisher {
 }
 
 /**
- * Appends each event to its battle's stream, sets the stream's time to live when asked (not 0),
- * and publishes it on the battle's live channel (`ARGV[2]`: PUBLISH, or SPUBLISH on a cluster).
- * Event k (from 1): keys `2k-1` (stream) and `2k` (channel), arguments `2k+1` (JSON, sent once)
- * and `2k+2` (time to live). A stream and its channel carry the battle's hash tag, so on a cluster
- * a call with one event runs on the battle's shard.
+ * For each battle: appends its events to the battle's stream, sets the stream's time to live when
+ * asked (not 0), and publishes them on the battle's live channel as one message, a JSON list
+ * (`ARGV[2]`: PUBLISH, or SPUBLISH on a cluster). From `ARGV[3]`, each battle in turn: its time to
+ * live, its number of events n, then the n events' JSON (sent once); keys: its stream and its
+ * channel. A stream and its channel carry the battle's hash tag, so on a cluster a call with one
+ * battle runs on the battle's shard.
  */
-const PUBLISH_EVENTS = `for i = 1, #KEYS, 2 do
-  redis.call('XADD', KEYS[i], '*', ARGV[1], ARGV[i + 2])
-  if ARGV[i + 3] ~= '0' then redis.call('EXPIRE', KEYS[i], ARGV[i + 3]) end
-  redis.call(ARGV[2], KEYS[i + 1], ARGV[i + 2])
+const PUBLISH_EVENTS = `local a = 3
+for i = 1, #KEYS, 2 do
+  local last = a + 1 + tonumber(ARGV[a + 1])
+  for j = a + 2, last do redis.call('XADD', KEYS[i], '*', ARGV[1], ARGV[j]) end
+  if ARGV[a] ~= '0' then redis.call('EXPIRE', KEYS[i], ARGV[a]) end
+  redis.call(ARGV[2], KEYS[i + 1], '[' .. table.concat(ARGV, ',', a + 2, last) .. ']')
+  a = last + 1
 end
 return #KEYS / 2`;
 
@@ -51,20 +55,20 @@ type PublishEventsCommand = (numberOfKeys: number, ...keysThenArgs: Array<string
 const MAX_EVENTS_PER_CALL = 128;
 
 interface PendingEvent {
-  stream: string;
-  channel: string;
   json: string;
-  ttl: number;
+  /** The stream's time to live is to be set. */
+  expire: boolean;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
 
 /**
  * The worker's only way to reach viewers: Redis. The gateway relays from there. Events published
- * in one turn of the event loop leave together at its end: on one Redis in one script call (up to
- * `MAX_EVENTS_PER_CALL`), on a cluster one call each (auto-pipelined, a write per node), since a
- * call's keys must share a slot. `redis` should be a connection of its own: BullMQ must not share
- * it. BullMQ defines its scripts on a connection it is given, and ioredis copies every script
+ * in one turn of the event loop leave together at its end, each battle's as one message (both
+ * sides' deltas of a flush, see `createDeltaClock`): on one Redis in one script call (up to
+ * `MAX_EVENTS_PER_CALL`), on a cluster one call per battle (auto-pipelined, a write per node),
+ * since a call's keys must share a slot. `redis` should be a connection of its own: BullMQ must not
+ * share it. BullMQ defines its scripts on a connection it is given, and ioredis copies every script
  * defined on a connection into each pipeline it makes, which turned a delta's Redis work into a
  * copy of some fifty scripts.
  */
@@ -83,40 +87,58 @@ export function createBattlePublisher(redis: RedisClient, keys: RedisKeys, ttlSe
   // On a cluster a sharded channel: the message goes to the battle's shard only, not every node.
   const verb = sharded ? 'SPUBLISH' : 'PUBLISH';
 
-  /** Sends events in one script call; they succeed or fail together. */
-  const call = (events: PendingEvent[]) => {
+  /** Sends battles' events in one script call; they succeed or fail together. */
+  const call = (battles: Array<[battleId: string, events: PendingEvent[]]>) => {
     const keyList: string[] = [];
     const args: Array<string | number> = [STREAM_FIELD, verb];
-    for (const e of events) {
-      keyList.push(e.stream, e.channel);
-      args.push(e.json, e.ttl);
+    for (const [battleId, events] of battles) {
+      keyList.push(keys.battleStream(battleId), keys.battleLive(battleId));
+      args.push(events.some((e) => e.expire) ? ttlSeconds : 0, events.length);
+      for (const e of events) args.push(e.json);
     }
     publishEvents(keyList.length, ...keyList, ...args).then(
       () => {
-        for (const e of events) e.resolve();
+        for (const [, events] of battles) for (const e of events) e.resolve();
       },
       (err: unknown) => {
-        for (const e of events) e.reject(err);
+        for (const [, events] of battles) for (const e of events) e.reject(err);
       },
     );
   };
-  /** Events waiting for the end of this turn of the event loop. */
-  let pending: PendingEvent[] = [];
+  /** Events waiting for the end of this turn of the event loop, per battle in the order they came. */
+  let pending = new Map<string, PendingEvent[]>();
   const sendPending = () => {
-    const batch = pending;
-    pending = [];
-    if (sharded) for (const e of batch) call([e]);
-    else for (let i = 0; i < batch.length; i += MAX_EVENTS_PER_CALL) call(batch.slice(i, i + MAX_EVENTS_PER_CALL));
+    const battles = [...pending];
+    pending = new Map();
+    if (sharded) {
+      for (const battle of battles) call([battle]);
+      return;
+    }
+    let batch: typeof battles = [];
+    let size = 0;
+    for (const battle of battles) {
+      if (size > 0 && size + battle[1].length > MAX_EVENTS_PER_CALL) {
+        call(batch);
+        batch = [];
+        size = 0;
+      }
+      batch.push(battle);
+      size += battle[1].length;
+    }
+    call(batch);
   };
   const publish = (event: BattleEvent) =>
     new Promise<void>((resolve, reject) => {
       // The stream's time to live is set when it starts (a first delta, or a reset after Redis lost
       // it) and at each end; not on every delta.
-      const ttl = event.type !== 'delta' || event.seq === 1 || event.reset ? ttlSeconds : 0;
+      const expire = event.type !== 'delta' || event.seq === 1 || event.reset === true;
       // In order on one connection: a viewer who subscribed before the message gets it live; one
       // who subscribed after finds it in the stream.
-      const e = { stream: keys.battleStream(event.battleId), channel: keys.battleLive(event.battleId), json: JSON.stringify(event), ttl, resolve, reject };
-      if (pending.push(e) === 1) setImmediate(sendPending);
+      const e = { json: JSON.stringify(event), expire, resolve, reject };
+      if (pending.size === 0) setImmediate(sendPending);
+      const battle = pending.get(event.battleId);
+      if (battle) battle.push(e);
+      else pending.set(event.battleId, [e]);
     });
   return {
     get epoch() {

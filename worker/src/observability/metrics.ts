@@ -48,7 +48,7 @@ export function createWorkerMetrics(deps: {
   db: Db;
   /** Battles this worker runs now, and at most. */
   running: () => number;
-  /** How long a side's text may wait now before it is sent (ms). */
+  /** How long a battle's text may wait now before it is sent (ms). */
   flushMs: () => number;
   concurrency: number;
   logger: Logger;
@@ -112,7 +112,7 @@ export function createWorkerMetrics(deps: {
   });
   new Gauge({
     name: 'duet_delta_flush_seconds',
-    help: "How long a side's text may wait now to be sent with what follows it (shorter while the worker has time to spare)",
+    help: "How long a battle's text may wait now to be sent with what follows it (shorter while the worker has time to spare)",
     registers,
     collect() {
       this.set(deps.flushMs() / 1000);
