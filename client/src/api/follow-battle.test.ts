@@ -99,6 +99,8 @@ function fakeGateway() {
     refuseJoins: (code: string) => {
       refusal = code;
     },
+    /** One message with several events, as the gateway sends a flush of both sides. */
+    relayMessage: (events: unknown[]) => fire('battle:events', events),
     /** Another battle's delta, numbered as if it followed on from this one's. */
     otherBattle: (text: string) =>
       fire('battle:events', [{ type: 'delta', battleId: '00000000-0000-4000-8000-000000000000', side: 'a', seq: deltas.length + 1, text }]),
@@ -118,6 +120,23 @@ describe('following a battle live', () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it("applies every event of one message in order: both sides' text, and a side's end", async () => {
+    const gateway = fakeGateway();
+    const { published } = follow(gateway);
+    gateway.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    gateway.relayMessage([
+      { type: 'delta', battleId: BATTLE, side: 'a', seq: 1, text: 'Tides ' },
+      { type: 'delta', battleId: BATTLE, side: 'b', seq: 1, text: 'Waves ' },
+      { type: 'delta', battleId: BATTLE, side: 'b', seq: 2, text: 'break.' },
+      { type: 'done', battleId: BATTLE, side: 'b', stats: { finishReason: 'stop' }, chars: 12 },
+    ]);
+    const last = published.at(-1);
+    expect(last?.sides.a).toMatchObject({ text: 'Tides ', state: 'streaming' });
+    expect(last?.sides.b).toMatchObject({ text: 'Waves break.', state: 'done', seq: 2 });
+    expect(gateway.joins).toHaveLength(1);
   });
 
   it('re-joins on a reconnect and resumes without gaps or repeats', async () => {
