@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySideEvent, emptySide, parseStreamEntries } from './live.ts';
+import { applySideEvent, emptySide, parseStreamEntries, ZLiveMessageSchema } from './live.ts';
 import type { BattleEvent } from './live.ts';
 
 const delta = (seq: number, text: string, reset?: boolean): BattleEvent => ({
@@ -84,5 +84,21 @@ describe('parseStreamEntries', () => {
       ['5-0', ['x', 'e', 'e', JSON.stringify({ ...good, seq: 2 })]],
     ]);
     expect(events).toEqual([good, { ...good, seq: 2 }]);
+  });
+});
+
+describe('ZLiveMessageSchema', () => {
+  const A = '6f1c1d52-4a39-4f5e-9f39-0d7cf4c6e2a1';
+  const B = '00000000-0000-4000-8000-000000000000';
+  const delta = (battleId: string, side: 'a' | 'b', seq: number): BattleEvent => ({ type: 'delta', battleId, side, seq, text: 'x' });
+
+  it("takes a list of one battle's events, in order, and a lone event as a list of one", () => {
+    expect(ZLiveMessageSchema.parse([delta(A, 'a', 1), delta(A, 'b', 1)])).toEqual([delta(A, 'a', 1), delta(A, 'b', 1)]);
+    expect(ZLiveMessageSchema.parse(delta(A, 'a', 2))).toEqual([delta(A, 'a', 2)]);
+  });
+
+  it('refuses an empty list and a list mixing battles', () => {
+    expect(ZLiveMessageSchema.safeParse([]).success).toBe(false);
+    expect(ZLiveMessageSchema.safeParse([delta(A, 'a', 1), delta(B, 'a', 1)]).success).toBe(false);
   });
 });

@@ -63,10 +63,16 @@ export type BattleEventOf<T extends BattleEvent['type']> = Extract<BattleEvent, 
 
 /**
  * A message on a battle's live channel: the battle's events of one turn of the worker's event loop,
- * in order (both sides' deltas of one flush travel together). A lone event is taken too: what a
- * worker from before the lists sends, while a deployment rolls over.
+ * in order (both sides' deltas of one flush travel together), all of that one battle. A lone event
+ * is taken too: what a worker from before the lists sends, while a deployment rolls over.
  */
-export const ZLiveMessageSchema = z.union([z.array(ZBattleEventSchema).min(1), ZBattleEventSchema.transform((event) => [event])]);
+export const ZLiveMessageSchema = z.union([
+  z
+    .array(ZBattleEventSchema)
+    .min(1)
+    .refine((events) => events.every((e) => e.battleId === events[0]?.battleId), 'A message holds the events of one battle'),
+  ZBattleEventSchema.transform((event) => [event]),
+]);
 
 /**
  * An event as viewers get it (`battle:events`). `saving` carries only the side: its figures stay

@@ -18,18 +18,10 @@ function shown(event: BattleEvent, blind: boolean): LiveEvent {
   }
 }
 
-/**
- * Sends one message's events to the viewers of their battle connected to this gateway: one frame
- * per battle (a worker's message holds one battle's events).
- */
+/** Sends one message's events (all of one battle) to that battle's viewers on this gateway, as one frame. */
 function relay(io: DuetIo, events: BattleEvent[], blind: boolean): void {
-  const byBattle = new Map<string, LiveEvent[]>();
-  for (const event of events) {
-    const shownEvents = byBattle.get(event.battleId);
-    if (shownEvents) shownEvents.push(shown(event, blind));
-    else byBattle.set(event.battleId, [shown(event, blind)]);
-  }
-  for (const [battleId, shownEvents] of byBattle) io.local.to(battleRoom(battleId)).emit('battle:events', shownEvents);
+  const [first] = events;
+  if (first) io.local.to(battleRoom(first.battleId)).emit('battle:events', events.map((e) => shown(e, blind)));
 }
 
 /** Whether every master of the cluster answers a PING within a second. */
