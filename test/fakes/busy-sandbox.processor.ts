@@ -5,10 +5,9 @@
  * it is done.
  */
 import { appendFileSync } from 'node:fs';
-import { endWithParent, parentGone } from '../../worker/src/jobs/sandbox-child.ts';
+import { parentGone } from '../../worker/src/jobs/sandbox-child.ts';
 
 export default async function busy(): Promise<{ pid: number }> {
-  endWithParent();
   const parent = process.ppid;
   const mark = process.env.BUSY_MARK;
   if (mark) appendFileSync(mark, `computing ${process.pid}\n`);

@@ -14,7 +14,6 @@ import { createRedis, redisReady } from '../infra/redis.ts';
 import { createComputeLeaderboard } from './compute-leaderboard.handler.ts';
 import type { RefitResult } from './compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from './compute-style-leaderboard.handler.ts';
-import { endWithParent } from './sandbox-child.ts';
 
 /** Required, with no defaults: a child that silently used the default database would be worse than one that fails. */
 export const ZRefitEnvSchema = z.object({
@@ -54,7 +53,6 @@ export default async function computeLeaderboardProcessor(job: SandboxedJob): Pr
   if (!env) {
     env = parseEnv(ZRefitEnvSchema, process.env);
     setPriority(Math.max(getPriority(), REFIT_NICENESS)); // never higher than it was: that would need privileges
-    endWithParent();
   }
   const db = createDb(env.DATABASE_URL, 1, 'duet-refit', REFIT_QUERY_TIMEOUT_MS);
   db.on('error', () => undefined); // a dropped idle connection must not end the process: the query using it fails

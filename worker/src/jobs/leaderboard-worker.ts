@@ -22,6 +22,12 @@ export interface LeaderboardWorkerDeps {
 const PROCESSOR = new URL('./compute-leaderboard.processor.ts', import.meta.url);
 
 /**
+ * The Node flags of a sandboxed child: TypeScript through tsx, then the guard that ends the child
+ * with its parent (sandbox-guard.ts), both loaded before BullMQ's child code.
+ */
+export const SANDBOX_EXEC_ARGV = ['--import', 'tsx', '--import', new URL('./sandbox-guard.ts', import.meta.url).href];
+
+/**
  * The leaderboard queue's consumer. It runs both refits (the frequent plain one and the hourly
  * style one, one job at a time: a plain refit due while the style one runs waits for it) as a
  * BullMQ sandboxed processor in a child process, kept between runs, so the fits' CPU time never
@@ -30,7 +36,7 @@ const PROCESSOR = new URL('./compute-leaderboard.processor.ts', import.meta.url)
  *
  * A child process, not a worker thread: on Node 20, tsx installs its loader on the main thread
  * only, so a worker thread cannot load the processor's TypeScript even with `--import tsx`
- * inherited. The flag is given explicitly because the parent may run without it (Vitest compiles
+ * inherited. The flags are given explicitly because the parent may run without tsx (Vitest compiles
  * TypeScript itself); the settings go through the child's environment, never through job data
  * (the database URL holds a password).
  */
@@ -39,7 +45,7 @@ export function startLeaderboardWorker(deps: LeaderboardWorkerDeps): Worker<unkn
     connection: deps.connection,
     prefix: deps.prefix,
     concurrency: 1,
-    workerForkOptions: { execArgv: ['--import', 'tsx'], env: { ...process.env, ...deps.env } },
+    workerForkOptions: { execArgv: SANDBOX_EXEC_ARGV, env: { ...process.env, ...deps.env } },
   });
   worker.on('completed', (job, result) => {
     deps.logger.debug({ jobId: job.id, control: result.control, votes: result.votes, fitMs: result.fit && result.fit.endedAt - result.fit.startedAt, pid: result.pid }, 'leaderboard refit done');

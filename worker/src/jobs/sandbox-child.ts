@@ -49,7 +49,7 @@ function sendToGoneParent(reason: unknown, parent: number): boolean {
   return typeof code === 'string' && SEND_FAILED.has(code) && parentGone(parent);
 }
 
-/** Ends this process when its parent is gone; once per process, from the processor's first job. */
+/** Ends this process when its parent is gone; once per process, as it starts (sandbox-guard.ts). */
 export function endWithParent(): void {
   if (installed) return;
   installed = true;
