@@ -16,8 +16,6 @@
  */
 import { readFileSync } from 'node:fs';
 
-let installed = false;
-
 const SEND_FAILED = new Set(['EPIPE', 'ECONNRESET', 'ERR_IPC_CHANNEL_CLOSED', 'ERR_IPC_DISCONNECTED']);
 
 /** This process's parent now (Node's `process.ppid` is read once, at start): Linux's /proc, else null. */
@@ -49,10 +47,8 @@ function sendToGoneParent(reason: unknown, parent: number): boolean {
   return typeof code === 'string' && SEND_FAILED.has(code) && parentGone(parent);
 }
 
-/** Ends this process when its parent is gone; once per process, as it starts (sandbox-guard.ts). */
+/** Ends this process when its parent is gone. Installed once, as the process starts (sandbox-guard.ts). */
 export function endWithParent(): void {
-  if (installed) return;
-  installed = true;
   const parent = process.ppid;
   process.once('disconnect', () => process.exit(1));
   process.on('unhandledRejection', (reason) => {
