@@ -44,6 +44,8 @@ export interface GatewayProcessOptions {
   joining?: GatewayProcess;
   /** Arguments for `node` before the script (e.g. `--cpu-prof`); default: `DUET_NODE_ARGS`, split on spaces. */
   nodeArgs?: string[];
+  /** Given what the process has logged so far, as soon as it is spawned: to follow it before it is ready. */
+  onSpawn?: (output: () => string) => void;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = collectOutput(child, 'gateway listening');
+  opts.onSpawn?.(out.text);
   let ended: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {

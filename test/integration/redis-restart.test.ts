@@ -200,22 +200,33 @@ describe('Redis restarted with its data lost', () => {
     const worker = spawnWorkerProcess(duet.env);
     workers.push(worker);
     let ready = false;
-    void worker.ready.then(() => (ready = true));
+    // Rejected if the worker exits: the checks below say so.
+    worker.ready.then(
+      () => (ready = true),
+      () => undefined,
+    );
     // A gateway of its own (its own database), on the same Redis.
-    const gatewayStarting = startGatewayProcess({ env: { REDIS_URL: redis.url }, startTimeoutMs: 30_000 });
+    let gatewayOutput = () => '';
+    const gatewayStarting = startGatewayProcess({ env: { REDIS_URL: redis.url }, startTimeoutMs: 60_000, onSpawn: (output) => (gatewayOutput = output) });
     gatewayStarting.catch(() => undefined);
     await sleep(3_000);
-    // Waiting, not ready and not gone (a process that exits is restarted into the outage, with
-    // growing pauses), and saying so.
+    // Both saying so (a cold start on a busy machine, the gateway's migrations first, can take
+    // longer than the 3 s to get that far)...
+    const waiting = 'Redis does not answer: waiting for it to start';
+    await waitFor(() => (worker.output().includes(waiting) && gatewayOutput().includes(waiting)) || undefined, {
+      what: 'the worker and the gateway to say they wait for Redis',
+      timeoutMs: 30_000,
+    });
+    // ...waiting, not ready and not gone (a process that exits is restarted into the outage, with
+    // growing pauses).
     expect(ready).toBe(false);
     expect(worker.child.exitCode).toBeNull();
-    expect(worker.output()).toContain('Redis does not answer: waiting for it to start');
     await redis.start();
     await worker.ready;
     expect(worker.output()).toContain('Redis answers: starting');
     const gateway = await gatewayStarting;
     try {
-      expect(gateway.output()).toContain('Redis does not answer: waiting for it to start');
+      expect(gateway.output()).toContain(waiting);
       await waitFor(async () => (await fetch(`${gateway.url}/readyz`)).status === 200, { what: 'the gateway to be ready' });
     } finally {
       await gateway.stop();
