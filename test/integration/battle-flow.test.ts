@@ -46,6 +46,13 @@ describe('a battle on the fake providers', () => {
     return res.body;
   };
 
+  /** Joins battle `battleId` as a new viewer and follows it to its end. */
+  const watchToEnd = async (battleId: string) => {
+    const viewer = new BattleViewer(await socket(), battleId);
+    await viewer.join();
+    return { viewer, final: await viewer.finished() };
+  };
+
   /** Which model ended up on which side (random per battle). */
   const sidesOf = async (battleId: string) => {
     const { rows } = await duet.db.pool.query<{ model_a: string; model_b: string }>(
@@ -62,9 +69,7 @@ describe('a battle on the fake providers', () => {
     expect(created.sides).toEqual({ a: { label: 'Model A' }, b: { label: 'Model B' } });
     expect(created.voteToken.length).toBeGreaterThanOrEqual(43);
 
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
+    const { viewer, final } = await watchToEnd(created.battleId);
 
     const models = await sidesOf(created.battleId);
     const expected = (model: string) =>
@@ -106,9 +111,7 @@ describe('a battle on the fake providers', () => {
     fake.setDefault({ text: 'It is a quadratic.', tokensPerSecond: 0 });
     const res = await postBattleWithImage(duet.url, { tool: 'math-solve', lang: 'ko', text: '2번 문제' }, { data: TINY_PNG, filename: 'q.png', type: 'image/png' });
     expect(res.status).toBe(202);
-    const viewer = new BattleViewer(await socket(), res.body.battleId);
-    await viewer.join();
-    await viewer.finished();
+    await watchToEnd(res.body.battleId);
     const b64 = TINY_PNG.toString('base64');
     const gpt = fake.requests.find((r) => r.model === GPT)!;
     const claude = fake.requests.find((r) => r.model === CLAUDE)!;
@@ -125,9 +128,7 @@ describe('a battle on the fake providers', () => {
     const words = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
     fake.setDefault({ text: words, tokensPerSecond: 2000 });
     const created = await create();
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
+    const { viewer, final } = await watchToEnd(created.battleId);
     expect(final.sides.a.text).toBe(words);
     const deltas = viewer.events.filter((e) => e.type === 'delta' && e.side === 'a').length;
     expect(deltas).toBeGreaterThan(0);
@@ -138,9 +139,7 @@ describe('a battle on the fake providers', () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
     fake.setDefault({ text: words, tokensPerSecond: 100 });
     const created = await create();
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
+    const { viewer, final } = await watchToEnd(created.battleId);
     expect(final.sides.a.text).toBe(words);
     expect(final.sides.b.text).toBe(words);
     const sidesOf = (message: (typeof viewer.messages)[number]) => new Set(message.flatMap((e) => (e.type === 'delta' ? [e.side] : [])));
@@ -182,9 +181,7 @@ describe('a battle on the fake providers', () => {
   it('rebuilds the snapshot from PostgreSQL once the live stream has expired', async () => {
     fake.setDefault({ text: 'Stored answer survives.', tokensPerSecond: 500 });
     const created = await create();
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    await viewer.finished();
+    await watchToEnd(created.battleId);
     await duet.redis.del(`${duet.prefix}:battle:${created.battleId}:events`);
     const snap = await new BattleViewer(await socket(), created.battleId).join();
     expect(snap.finished).toBe(true);
@@ -235,9 +232,7 @@ describe('a battle on the fake providers', () => {
     fake.scenario(GPT, { failStatus: 400, failTimes: 100 });
     fake.scenario(CLAUDE, { text: 'I still answer.', tokensPerSecond: 500 });
     const created = await create();
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
+    const { final } = await watchToEnd(created.battleId);
     const models = await sidesOf(created.battleId);
     const gptSide = models.model_a === 'fake:gpt' ? 'a' : 'b';
     const claudeSide = gptSide === 'a' ? 'b' : 'a';
@@ -256,9 +251,7 @@ describe('a battle on the fake providers', () => {
     fake.scenario(GPT, { failStatus: 429, failTimes: 2, text: 'Exactly once, please.', tokensPerSecond: 500 });
     fake.scenario(CLAUDE, { failStatus: 500, failTimes: 1, text: 'Once and only once.', tokensPerSecond: 500 });
     const created = await create();
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
+    const { viewer, final } = await watchToEnd(created.battleId);
     const models = await sidesOf(created.battleId);
     const want = (m: string) => (m === 'fake:gpt' ? 'Exactly once, please.' : 'Once and only once.');
     expect(final.sides.a.text).toBe(want(models.model_a));
@@ -276,9 +269,7 @@ describe('a battle on the fake providers', () => {
     fake.scenario(GPT, { text: 'one two three four five six seven eight', cutAfterTokens: 3, tokensPerSecond: 500 });
     fake.scenario(CLAUDE, { text: 'fine', tokensPerSecond: 500 });
     const created = await create();
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
+    const { final } = await watchToEnd(created.battleId);
     const models = await sidesOf(created.battleId);
     const gptSide = models.model_a === 'fake:gpt' ? 'a' : 'b';
     expect(final.sides[gptSide].state).toBe('error');
@@ -305,9 +296,7 @@ describe('a battle on the fake providers', () => {
     const flood = Array.from({ length: 16_000 }, (_, i) => `word${i % 100}`).join(' ');
     fake.setDefault({ text: flood, tokensPerSecond: 0 });
     const created = await create();
-    const viewer = new BattleViewer(await socket(), created.battleId);
-    await viewer.join();
-    const final = await viewer.finished();
+    const { final } = await watchToEnd(created.battleId);
     const { rows } = await duet.db.pool.query('SELECT side, length(text) AS chars, finish_reason FROM answers WHERE battle_id = $1', [created.battleId]);
     expect(rows).toHaveLength(2);
     for (const row of rows) {
