@@ -100,3 +100,20 @@ export function stopOnSignals(logger: LifecycleLogger, o: StopOptions): void {
     });
   }
 }
+
+/**
+ * Waits for `work` at most `ms`: true if it settled (resolved or failed) in time, false if not.
+ * A close step that waits on a connection gone silent (a Redis host gone from under it) would
+ * otherwise hold a shutdown until the socket's own timer cuts it.
+ */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

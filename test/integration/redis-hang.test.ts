@@ -110,4 +110,34 @@ describe('Redis gone from under open connections', () => {
     expect(after.live).toBe(true);
     expect(worker.child.exitCode).toBeNull();
   }, 150_000);
+
+  it('stops a worker within its bound while every connection it has to Redis hears nothing', async () => {
+    // A long battle, streaming when the connections go silent.
+    fake.setDefault({ text: `${ANSWER} ${ANSWER} ${ANSWER} ${ANSWER}`, tokensPerSecond: 5 });
+    await worker?.stop();
+    const bounded = spawnWorkerProcess({ ...duet.env, SHUTDOWN_TIMEOUT_MS: '6000' });
+    worker = bounded;
+    await bounded.ready;
+    const res = await postJson<CreateBattleResponse>(`${duet.url}/api/battles`, { tool: 'anything-question', text: 'Tell me', lang: 'en' });
+    expect(res.status).toBe(202);
+    const viewer = new BattleViewer(await connectSocket(duet.url), res.body.battleId);
+    try {
+      await viewer.join();
+      await viewer.streaming();
+    } finally {
+      viewer.socket.disconnect();
+    }
+
+    proxy.strand();
+    duet.redis.disconnect(true);
+    bounded.child.kill('SIGTERM');
+    await waitFor(() => bounded.child.exitCode !== null || bounded.child.signalCode !== null, { what: 'the worker to exit', timeoutMs: 20_000 });
+    // Its own close ended it (exit 0), not the bound's last resort (exit 1, "shutdown took too
+    // long"): BullMQ's close waits on connections that will not answer until their socket timers
+    // (15 s) cut them, so those connections are cut instead.
+    expect(bounded.output()).not.toContain('shutdown took too long');
+    expect(bounded.child.exitCode).toBe(0);
+    expect(bounded.output()).toContain('the battle queue did not close in time: its Redis connections are cut');
+    expect(bounded.output()).toContain('worker stopped');
+  }, 90_000);
 });

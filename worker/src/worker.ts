@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import {
   BATTLE_QUEUE,
   bullPrefix,
@@ -16,6 +15,7 @@ import {
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/shared';
 import { raiseHistoryVersion } from '@duet/shared/history-version';
 import { oneAtATime } from '@duet/shared/one-at-a-time';
+import { settlesWithin } from '@duet/shared/process-lifecycle';
 import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -38,6 +38,11 @@ import type { ModelProvider } from './providers/provider.ts';
 
 /** How often running battles' cancel flags are looked at, for a cancel whose message was missed. */
 const CANCEL_SWEEP_MS = 5_000;
+/**
+ * What a worker's close takes at most past its grace for battles (3 s less than SHUTDOWN_TIMEOUT_MS
+ * as `main` calls it): handing its battles back, closing its queues and its connections.
+ */
+const CLOSE_TAIL_MS = 2_800;
 
 export interface BattleWorker {
   /**
@@ -298,23 +303,34 @@ export async function startWorker(
     close: async (graceMs = config.shutdownTimeoutMs - 3_000) => {
       draining = true;
       const closing = worker.close();
-      const settled = await Promise.race([closing.then(() => true), delay(Math.max(0, graceMs)).then(() => false)]);
+      const settled = await settlesWithin(closing, graceMs);
+      // What is left of the close shares one bound, so the whole stays within graceMs + CLOSE_TAIL_MS
+      // even when Redis or PostgreSQL no longer answers (a host gone from under the connections):
+      // each step waits at most what is left, and a BullMQ part that does not close in time has its
+      // connections cut.
+      const deadline = Date.now() + CLOSE_TAIL_MS;
+      const within = (work: Promise<unknown>, reserveMs = 0) => settlesWithin(work, deadline - reserveMs - Date.now());
       if (!settled) {
         for (const battleId of running.keys()) logger.warn({ battleId }, 'stopping a running battle; it goes back to the queue');
         shutdown.abort();
-        const handedBack = await Promise.race([closing.then(() => true), delay(2_000).then(() => false)]);
-        if (!handedBack) await worker.close(true);
+        // BullMQ's close, once begun, cannot be forced (a second close returns the first).
+        if (!(await within(closing, 1_000))) {
+          logger.warn('the battle queue did not close in time: its Redis connections are cut');
+          await within(worker.disconnect(), 500);
+        }
       }
       clearInterval(scheduleCheck);
       clearInterval(cancelSweep);
       leases.stop();
       flushWindow.stop();
-      await Promise.all([leaderboardWorker.close(), maintenanceWorker.close()]);
-      await Promise.all([leaderboardQueue.close(), maintenanceQueue.close(), battleQueue.close()]);
-      await moderation.close();
+      const parts = [leaderboardWorker, maintenanceWorker, moderation, leaderboardQueue, maintenanceQueue, battleQueue];
+      await Promise.all(parts.map(async (part) => (await within(part.close(), 500)) || within(part.disconnect())));
       await metrics.close();
-      await Promise.all([redis, cancelSub, bullConnection, live].map((r) => r.quit().catch(() => undefined)));
-      await db.end();
+      const connections = [redis, cancelSub, bullConnection, live];
+      await Promise.all(connections.map((r) => within(r.quit(), 250)));
+      // Any connection whose QUIT went unanswered is cut, so nothing is left open behind.
+      for (const r of connections) r.disconnect();
+      await within(db.end());
       await ops.close();
     },
   };
