@@ -84,7 +84,7 @@ const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   RATE_LIMIT_EXPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
   /** Serve the open-data export (`GET /api/export/votes.jsonl|.csv`); off, it answers 404. */
   EXPORT_ENABLED: bool.default(false),
-  /** A download whose reader takes nothing for this long is cut, freeing its slot and connection. */
+  /** A download whose reader takes nothing for this long is cut, freeing its slot. */
   EXPORT_STALL_MS: z.coerce.number().int().min(100).default(60_000),
   /** Memory for rendered history pages, kept per gateway until a change to their tool's history (MB; 0: off). */
   HISTORY_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),

@@ -32,9 +32,9 @@ type QueryConfigLike = { submit?: unknown; query_timeout?: unknown };
  * connection and never answers its start-up (a host stuck mid-failover, a pooler whose server is
  * gone) would hold the pool's slot for good: the pool never gets it back, and once every slot is
  * held so, the process never reaches PostgreSQL again, even after the server is back.
- * Submittables (the export's cursor stream) are left alone: node-postgres times a query until its
- * callback, which a cursor never calls, so the bound would cut every download that outlasted it; a
- * download is bounded by its reader's stall cut instead (`EXPORT_STALL_MS`).
+ * Submittables (cursor streams) are left alone: node-postgres times a query until its callback,
+ * which a cursor never calls, so the bound would cut every stream that outlasted it. (Duet's own
+ * export reads pages of plain queries, each bounded.)
  */
 function boundedClient(queryTimeoutMs: number): typeof pg.Client {
   class BoundedClient extends pg.Client {

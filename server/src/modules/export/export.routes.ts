@@ -20,10 +20,9 @@ export function exportRoutes(service: ExportService, deps: { logger: Logger; lim
       res.set('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
       res.set('Content-Disposition', `attachment; filename="duet-votes.${format}"`);
       res.set('Cache-Control', 'no-store');
-      // Only `maxConcurrent` downloads run at once, each holding a database connection: a reader
-      // that stops reading but stays connected would keep its slot for good. Nothing written or
-      // read on the connection for `stallMs` (60 s as shipped; PostgreSQL's first rows and a free
-      // pool connection come far sooner): it is cut.
+      // Only `maxConcurrent` downloads run at once: a reader that stops reading but stays
+      // connected would keep its slot for good. Nothing written or read on the connection for
+      // `stallMs` (60 s as shipped; a page of rows comes in milliseconds): it is cut.
       res.setTimeout(deps.stallMs, () => {
         (req.log ?? deps.logger).warn({ stallMs: deps.stallMs }, 'vote export cut: nothing sent or taken');
         res.destroy();

@@ -51,9 +51,9 @@ const shaper = (format: ExportFormat) =>
   });
 
 /**
- * Open data: every counted battle that passed moderation, personal data masked, streamed through
- * a PostgreSQL cursor. Each download holds a database connection for as long as its reader takes,
- * so only `maxConcurrent` run at once.
+ * Open data: every counted battle that passed moderation, personal data masked, streamed a page
+ * at a time. A download's rows cost the gateway's CPU (masking, encoding) and PostgreSQL a query a
+ * page: only `maxConcurrent` run at once, so downloads cannot take a gateway from its viewers.
  */
 export function createExportService(deps: { db: Db; maxConcurrent?: number }) {
   const maxConcurrent = deps.maxConcurrent ?? 2;
@@ -69,19 +69,9 @@ export function createExportService(deps: { db: Db; maxConcurrent?: number }) {
         released = true;
       };
     },
-    /** Writes the whole data set to `out` with back-pressure all the way: a slow reader slows the cursor, never fills memory. */
+    /** Writes the whole data set to `out` with back-pressure all the way: a slow reader slows the paging, never fills memory. */
     async writeTo(format: ExportFormat, out: Writable): Promise<void> {
-      const client = await deps.db.connect();
-      let failed = false;
-      try {
-        await pipeline(streamCountedBattles(client), shaper(format), encoder(format), out);
-      } catch (err) {
-        failed = true;
-        throw err;
-      } finally {
-        // A connection whose cursor was cut off is closed rather than reused.
-        client.release(failed);
-      }
+      await pipeline(streamCountedBattles(deps.db), shaper(format), encoder(format), out);
     },
   };
 }
