@@ -211,8 +211,9 @@ describe('metrics and logs of a gateway process and a worker process', () => {
     for (const battle of [first, second]) {
       const voted = lines.filter((l) => l.msg === 'request completed' && (l.req as { url: string }).url === `/api/battles/${battle.battleId}/vote`);
       expect(voted).toHaveLength(1);
-      expect(voted[0]).toMatchObject({ battleId: battle.battleId });
-      expect(lines.find((l) => l.msg === 'vote recorded' && l.battleId === battle.battleId)).toMatchObject({ reqId: voted[0]!.reqId });
+      // The vote's facts are on its request's line: one line a vote.
+      expect(voted[0]).toMatchObject({ battleId: battle.battleId, tool: TOOL, winner: 'a', counted: expect.any(Boolean) });
+      expect(lines.filter((l) => l.reqId === voted[0]!.reqId)).toHaveLength(1);
     }
   });
 
