@@ -324,7 +324,7 @@ export async function startWorker(
       leases.stop();
       flushWindow.stop();
       const parts = [leaderboardWorker, maintenanceWorker, moderation, leaderboardQueue, maintenanceQueue, battleQueue];
-      await Promise.all(parts.map(async (part) => (await within(part.close(), 500)) || within(part.disconnect())));
+      await Promise.all(parts.map(async (part) => (await within(part.close(), 500)) || within(part.disconnect(), 250)));
       await metrics.close();
       const connections = [redis, cancelSub, bullConnection, live];
       await Promise.all(connections.map((r) => within(r.quit(), 250)));
