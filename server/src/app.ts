@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/shared';
 import { listen } from '@duet/shared/listen';
+import { settlesWithin } from '@duet/shared/process-lifecycle';
 import express from 'express';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -242,7 +243,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       await delay(Math.min(config.drainDelayMs, timeoutMs / 2));
       const left = () => Math.max(0, timeoutMs - (Date.now() - started));
       await drainWithin(httpServer, realtime.io.close(), left());
-      const quietly = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), delay(Math.min(1_000, left()))]);
+      const quietly = (p: Promise<unknown>) => settlesWithin(p, Math.min(1_000, left()));
       // The last votes' mark for a refit and their win rates, if still waiting, go out before Redis closes.
       dirtyMarks.flush();
       await quietly(winRates.stop());
