@@ -40,9 +40,10 @@ import type { ModelProvider } from './providers/provider.ts';
 const CANCEL_SWEEP_MS = 5_000;
 /**
  * What a worker's close takes at most past its grace for battles (3 s less than SHUTDOWN_TIMEOUT_MS
- * as `main` calls it): handing its battles back, closing its queues and its connections.
+ * as `main` calls it): handing its battles back, closing its queues and its connections. The
+ * 0.5 s left of the 3 s is for its last log line and a busy event loop's lag.
  */
-const CLOSE_TAIL_MS = 2_800;
+const CLOSE_TAIL_MS = 2_500;
 
 export interface BattleWorker {
   /**
