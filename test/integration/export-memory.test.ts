@@ -100,6 +100,14 @@ describe('the open-data export', () => {
     return rows[0]!.n;
   }
 
+  /** Whether a new download is accepted now (200), dropped as soon as it answers. */
+  async function downloadAccepted(): Promise<boolean> {
+    const controller = new AbortController();
+    const res = await fetch(`${duet.url}/api/export/votes.csv`, { signal: controller.signal });
+    controller.abort();
+    return res.status === 200;
+  }
+
   it('runs at most two downloads at once, and a download whose reader is slow holds no database connection', async () => {
     const stalled = await stalledReaders(2);
     try {
@@ -118,15 +126,7 @@ describe('the open-data export', () => {
       for (const s of stalled) s.socket.destroy();
     }
     // Once they are gone, downloads are accepted again.
-    await waitFor(
-      async () => {
-        const controller = new AbortController();
-        const res = await fetch(`${duet.url}/api/export/votes.csv`, { signal: controller.signal });
-        controller.abort();
-        return res.status === 200;
-      },
-      { what: 'the stalled downloads to be released' },
-    );
+    await waitFor(downloadAccepted, { what: 'the stalled downloads to be released' });
   }, 60_000);
 
   it('cuts readers that stay connected but take nothing, so they cannot hold the download slots', async () => {
@@ -135,15 +135,7 @@ describe('the open-data export', () => {
       for (const s of stalled) expect(s.received()).toMatch(/^HTTP\/1\.1 200/);
       expect((await fetch(`${duet.url}/api/export/votes.csv`)).status).toBe(503);
       // Never closed by the readers: only the gateway's cut frees their slots.
-      await waitFor(
-        async () => {
-          const controller = new AbortController();
-          const res = await fetch(`${duet.url}/api/export/votes.csv`, { signal: controller.signal });
-          controller.abort();
-          return res.status === 200 || undefined;
-        },
-        { what: 'a download accepted while the stalled readers stay connected', intervalMs: 500 },
-      );
+      await waitFor(downloadAccepted, { what: 'a download accepted while the stalled readers stay connected', intervalMs: 500 });
       // Each stalled reader's connection was closed without the chunked body's last chunk: a
       // client sees a broken download, not a short file that looks complete.
       for (const s of stalled) {

@@ -29,7 +29,7 @@ describe('leaderboard refit', () => {
         (await duet.redis.exists(keys.leaderboard(null))) === 1 &&
         !(await styleBoardMissing(duet.redis, keys)) &&
         (await duet.redis.exists(keys.leaderboardDirty)) === 0 &&
-        (await queue.getJobCounts('active', 'waiting', 'prioritized')).active === 0,
+        (await queue.getActiveCount()) === 0,
       { what: 'the refits at start to be over', timeoutMs: 60_000, intervalMs: 100 },
     );
   }, 90_000);
