@@ -29,7 +29,13 @@ export function createHttpServer(app: Express): Server {
  */
 export async function drainWithin(server: Server, stopAccepting: Promise<void>, timeoutMs: number): Promise<void> {
   const cut = setTimeout(() => server.closeAllConnections(), Math.max(0, timeoutMs - 2_000));
-  await Promise.race([stopAccepting, delay(timeoutMs)]);
-  clearTimeout(cut);
+  // The bound's own timer goes with the drain: left running, it would hold the event loop open.
+  const drained = new AbortController();
+  try {
+    await Promise.race([stopAccepting, delay(timeoutMs, undefined, { signal: drained.signal })]);
+  } finally {
+    drained.abort();
+    clearTimeout(cut);
+  }
   server.closeAllConnections();
 }
