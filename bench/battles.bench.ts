@@ -3,7 +3,7 @@
  * PostgreSQL, with the demo models at a fixed pace. Measures, from a Socket.IO viewer's side,
  * time to the snapshot, time to first text, time until both sides end, and events relayed.
  *
- *   npm run bench -- --battles 50 --concurrency 8 --speed 4
+ *   npm run bench -- battles --battles 50 --concurrency 8 --speed 4
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
