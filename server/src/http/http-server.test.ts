@@ -1,18 +1,14 @@
-import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '@duet/shared/listen';
 import { describe, expect, it } from 'vitest';
 import { drainWithin } from './http-server.ts';
 
 /** Timers this process has armed and not yet cleared or fired. */
 const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
-async function listening(server: Server): Promise<number> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return (server.address() as AddressInfo).port;
-}
+/** Listens on a free port of 127.0.0.1; resolves with its URL. */
+const listening = async (server: Server): Promise<string> => (await listen(server, 0, '127.0.0.1', { error: () => undefined })).url;
 
 const closed = (server: Server) => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
 
@@ -30,8 +26,7 @@ describe('drainWithin', () => {
     const started = new Promise<void>((resolve) => (arrived = resolve));
     // Answers nothing: only the drain's cut can end this request.
     const server = createServer(() => arrived());
-    const port = await listening(server);
-    const req = request({ host: '127.0.0.1', port, path: '/slow' });
+    const req = request(`${await listening(server)}/slow`);
     const outcome = new Promise<string>((resolve) => {
       req.on('response', () => resolve('answered'));
       req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
