@@ -12,6 +12,7 @@ export type Ack<T> = (res: { ok: true; data: T } | { ok: false; error: { code: s
 /** A waiting battle's place in the queue. */
 export interface QueuePlace {
   battleId: string;
+  /** 1 for the next battle a worker takes; 0 once the battle has left the line (a worker took it). */
   position: number;
   /** Seconds until a worker is expected to start it; null while the pace is unknown. */
   etaSeconds: number | null;

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestDuet } from '../helpers/duet.ts';
+import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
+import type { TestDuet, TestDuetOptions } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 
 /** Debian's Chromium: Playwright cannot download its own browser here. */
@@ -41,5 +42,19 @@ export async function newPage(
 const CLIENT_DIST = fileURLToPath(new URL('../../client/dist', import.meta.url));
 
 /** A whole Duet serving the built client, with demo models at a brisk but visible pace. */
-export const startAppDuet = (env: Record<string, string> = {}): Promise<TestDuet> =>
-  startTestDuet({ env: { CLIENT_DIST, DEMO_SPEED: '6', LEADERBOARD_INTERVAL_MS: '500', ...env } });
+export const startAppDuet = (env: Record<string, string> = {}, opts: Omit<TestDuetOptions, 'env'> = {}): Promise<TestDuet> =>
+  startTestDuet({ ...opts, env: { CLIENT_DIST, DEMO_SPEED: '6', LEADERBOARD_INTERVAL_MS: '500', ...env } });
+
+/** The fake LLM server's model names for the two models of {@link fakeModels}. */
+export const COMPAT = 'compat-fake';
+export const CLAUDE = 'claude-fake';
+
+/** Settings for two models served by the fake LLM server through the real SDKs: an OpenAI-compatible one and Anthropic. */
+export const fakeModels = (fake: FakeLlmServer): Record<string, string> => ({
+  DUET_MODELS: JSON.stringify([
+    { id: 'fake:compat', label: 'Fake Compat', provider: 'openai-compatible', model: COMPAT, family: 'gpt', baseURL: fake.openaiBaseURL },
+    { id: 'fake:claude', label: 'Fake Claude', provider: 'anthropic', model: CLAUDE, family: 'claude', baseURL: fake.anthropicBaseURL },
+  ]),
+  OPENAI_COMPAT_API_KEY: fake.apiKey,
+  ANTHROPIC_API_KEY: fake.apiKey,
+});

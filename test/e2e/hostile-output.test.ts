@@ -4,19 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { launchBrowser, newPage, startAppDuet } from './browser.ts';
+import { CLAUDE, COMPAT, fakeModels, launchBrowser, newPage, startAppDuet } from './browser.ts';
 
-const COMPAT = 'compat-fake';
-const CLAUDE = 'claude-fake';
-
-/** Two models served by the fake LLM server through the real SDKs: an OpenAI-compatible one and Anthropic. */
 const roster = (fake: FakeLlmServer) => ({
-  DUET_MODELS: JSON.stringify([
-    { id: 'fake:compat', label: 'Fake Compat', provider: 'openai-compatible', model: COMPAT, family: 'gpt', baseURL: fake.openaiBaseURL },
-    { id: 'fake:claude', label: 'Fake Claude', provider: 'anthropic', model: CLAUDE, family: 'claude', baseURL: fake.anthropicBaseURL },
-  ]),
-  OPENAI_COMPAT_API_KEY: fake.apiKey,
-  ANTHROPIC_API_KEY: fake.apiKey,
+  ...fakeModels(fake),
   // History lists moderated battles only: the word list decides at once, and the sweep catches up fast.
   MODERATION: 'wordlist',
   MODERATION_INTERVAL_MS: '300',

@@ -19,7 +19,7 @@ describe('a long queue', () => {
     await duet?.close();
   });
 
-  it('tells each waiting viewer its place in line, live, until a worker starts its battle', async () => {
+  it('tells each waiting viewer its place in line, live, until a worker starts its battle, then once that it has left the line', async () => {
     const first = await ask(duet, 1);
     const second = await ask(duet, 2);
     expect([first.status, second.status]).toEqual([202, 202]);
@@ -35,8 +35,11 @@ describe('a long queue', () => {
 
     await duet.startWorker();
     await viewer.finished();
+    // Taken by a worker: told once that it has left the line, then no more places.
+    const left = await waitFor(() => places.find((p) => p.battleId === second.body.battleId && p.position === 0), { what: 'the battle leaving the line' });
+    expect(left.etaSeconds).toBe(0);
+    expect(places.filter((p) => p.position === 0)).toHaveLength(1);
     const told = places.length;
-    // Started: no more places in line for it.
     await waitFor(async () => (await postJson(`${duet.url}/api/battles/${second.body.battleId}/vote`, { winner: 'a', voteToken: second.body.voteToken })).status === 200, {
       what: 'the vote',
     });

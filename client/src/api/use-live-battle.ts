@@ -6,7 +6,8 @@ import { getSocket } from './socket.ts';
 
 /**
  * Follows one battle live into the store's `battle` while the component is shown
- * (`followBattle`: snapshot, then each event once; a reconnect, a gap or a resync joins again).
+ * (`followBattle`: snapshot, then each event once; a reconnect, a gap or a resync joins again),
+ * and its place in line into `queuePlace` (null again once a worker has taken it).
  */
 export function useLiveBattle(battleId: string | null): void {
   const setBattle = useDuetStore((s) => s.setBattle);
@@ -15,7 +16,7 @@ export function useLiveBattle(battleId: string | null): void {
   useEffect(() => {
     if (!battleId) return;
     setQueuePlace(null);
-    return followBattle(getSocket(), battleId, setBattle, setQueuePlace);
+    return followBattle(getSocket(), battleId, setBattle, (place) => setQueuePlace(place.position > 0 ? place : null));
   }, [battleId, setBattle, setQueuePlace]);
 }
 

@@ -15,9 +15,10 @@ export interface QueueWatch {
 
 /**
  * Tells viewers of battles still waiting in the queue their place in line and about how long
- * until a worker starts theirs, about every `intervalMs`, instead of a silent wait. The pace is
- * measured from the queue itself: how many battles left it between two looks. One read of the
- * queue per look, and only while this gateway has viewers of battles.
+ * until a worker starts theirs, about every `intervalMs`, instead of a silent wait; once a battle
+ * has left the line (a worker took it), its viewers hear place 0, once. The pace is measured from
+ * the queue itself: how many battles left it between two looks. One read of the queue per look,
+ * and only while this gateway has viewers of battles.
  */
 export function watchQueue(deps: { io: DuetIo; queue: BattleQueue; intervalMs: number; logger: Logger }): QueueWatch {
   let pace = 0;
@@ -34,20 +35,21 @@ export function watchQueue(deps: { io: DuetIo; queue: BattleQueue; intervalMs: n
     const now = performance.now();
     const seconds = (now - lastLook) / 1000;
     const current = new Set(waiting);
+    const left = new Set([...(previous ?? [])].filter((id) => !current.has(id)));
     if (previous && seconds > 0) {
-      let left = 0;
-      for (const id of previous) if (!current.has(id)) left += 1;
       const weight = Math.min(1, seconds / PACE_WINDOW_SECONDS);
-      pace = pace === 0 ? left / seconds : pace * (1 - weight) + (left / seconds) * weight;
+      pace = pace === 0 ? left.size / seconds : pace * (1 - weight) + (left.size / seconds) * weight;
     }
     previous = waiting.length ? current : null;
     lastLook = now;
-    if (waiting.length === 0) return;
     const position = new Map(waiting.map((id, i) => [id, i + 1]));
     for (const [room, battleId] of rooms) {
       const place = position.get(battleId);
-      if (place === undefined) continue;
-      deps.io.local.to(room).emit('battle:queued', { battleId, position: place, etaSeconds: pace > 0 ? Math.ceil(place / pace) : null });
+      if (place !== undefined) {
+        deps.io.local.to(room).emit('battle:queued', { battleId, position: place, etaSeconds: pace > 0 ? Math.ceil(place / pace) : null });
+      } else if (left.has(battleId)) {
+        deps.io.local.to(room).emit('battle:queued', { battleId, position: 0, etaSeconds: 0 });
+      }
     }
   };
   // One look at a time: a slow read of the queue is not overtaken by the next tick's.

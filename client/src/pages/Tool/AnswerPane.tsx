@@ -14,13 +14,15 @@ interface AnswerPaneProps {
   revealed?: string;
   /** This side was picked as the better one. */
   picked?: boolean;
+  /** The battle still waits in the queue: no model has been asked yet. */
+  inLine?: boolean;
 }
 
 /**
  * One model's answer: label, progress, the text streaming in as Markdown, then its figures (or,
  * in a blind battle before the vote, a note that they come after it).
  */
-export function AnswerPane({ side, view, label, revealed, picked }: AnswerPaneProps) {
+export function AnswerPane({ side, view, label, revealed, picked, inLine }: AnswerPaneProps) {
   const { t } = useTranslation('battle');
   const state = view?.state ?? 'waiting';
   const name = sideLabel(t, view?.label ?? label);
@@ -29,7 +31,9 @@ export function AnswerPane({ side, view, label, revealed, picked }: AnswerPanePr
   const busy = state === 'waiting' || state === 'streaming' || state === 'saving';
   const statusText =
     state === 'waiting'
-      ? t('side.thinking')
+      ? inLine
+        ? t('side.inLine')
+        : t('side.thinking')
       : state === 'streaming'
         ? t('side.streaming')
         : state === 'saving'

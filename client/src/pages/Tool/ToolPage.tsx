@@ -114,6 +114,8 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   const answered = !!snapshot && [snapshot.sides.a, snapshot.sides.b].every((s) => sideEnded(s) || s.state === 'saving');
   const running = !!created && !vote && !finished && !stalled;
   const streaming = running && !!snapshot && !answered;
+  // The question still waits for a worker: its place in line, while neither model has started.
+  const inLine = queuePlace && !snapshot?.sides.a.text && !snapshot?.sides.b.text && snapshot?.sides.a.state === 'waiting' ? queuePlace : null;
 
   function startOver() {
     forgetBattle(tool.slug);
@@ -207,11 +209,11 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
             </div>
           )}
 
-          {queuePlace && !snapshot?.sides.a.text && !snapshot?.sides.b.text && snapshot?.sides.a.state === 'waiting' && (
+          {inLine && (
             <p className="duet-battle__queued" role="status" data-testid="queue-place">
-              {queuePlace.etaSeconds === null
-                ? t('battle.queued', { position: queuePlace.position })
-                : t('battle.queuedEta', { position: queuePlace.position, seconds: queuePlace.etaSeconds })}
+              {inLine.etaSeconds === null
+                ? t('battle.queued', { position: inLine.position })
+                : t('battle.queuedEta', { position: inLine.position, seconds: inLine.etaSeconds })}
             </p>
           )}
 
@@ -224,6 +226,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
                 label={created.sides[side].label}
                 revealed={vote?.sides[side].label}
                 picked={vote?.winner === side}
+                inLine={inLine !== null}
               />
             ))}
           </div>
