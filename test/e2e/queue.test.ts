@@ -44,7 +44,7 @@ describe('a campaign’s queue, as visitors see it', () => {
     const first = await ask('What is the tallest mountain?');
     await expect.poll(() => place(first).textContent(), { timeout: 15_000 }).toBe('Your question is number 1 in line.');
     // No model has been asked yet: the panes say so instead of "Thinking…".
-    expect([await status(first, 'a'), await status(first, 'b')]).toEqual(['In line…', 'In line…']);
+    expect([await status(first, 'a'), await status(first, 'b'), await first.getByTestId('submit').textContent()]).toEqual(['In line…', 'In line…', 'In line…']);
     const second = await ask('산에서 가장 높은 곳은 어디인가요?', 'ko-KR');
     await expect.poll(() => place(second).textContent(), { timeout: 15_000 }).toBe('질문이 대기열 2번째에 있어요.');
     expect(await place(second).getAttribute('role')).toBe('status');
@@ -64,6 +64,7 @@ describe('a campaign’s queue, as visitors see it', () => {
     ] as const) {
       await expect.poll(() => status(page, 'a'), { timeout: FIRST_TOKEN_MS - 1_000 }).toBe(thinking);
       expect(await place(page).count()).toBe(0);
+      expect(await page.getByTestId('submit').textContent()).not.toMatch(/In line|대기 중/);
       expect(await paneState(page, 'a')).toBe('waiting');
     }
     for (const page of [first, second]) {

@@ -28,13 +28,15 @@ interface ToolFormProps {
   /** A battle is being created or is still answering. */
   busy: boolean;
   submitting: boolean;
+  /** The battle asked waits in the queue for a worker. */
+  inLine?: boolean;
   /** A translated message about the last failed request. */
   serverError: string | null;
   onSubmit: (req: CreateBattleRequest, image: File | null) => void;
 }
 
 /** The tool's own question form: only the fields the tool has, every limit checked before sending. */
-export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: ToolFormProps) {
+export function ToolForm({ tool, busy, submitting, inLine, serverError, onSubmit }: ToolFormProps) {
   const { t, i18n } = useTranslation('battle');
   const id = useId();
   const f = tool.fields;
@@ -289,7 +291,7 @@ export function ToolForm({ tool, busy, submitting, serverError, onSubmit }: Tool
           {t('form.contentNote')}
         </p>
         <button type="submit" className="btn btn--primary btn--lg" disabled={busy || blocking} data-testid="submit">
-          {submitting ? t('form.submitting') : busy ? t('form.answering') : t('form.submit')}
+          {submitting ? t('form.submitting') : busy && inLine ? t('form.inLine') : busy ? t('form.answering') : t('form.submit')}
         </button>
       </div>
     </form>

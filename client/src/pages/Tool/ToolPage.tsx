@@ -167,6 +167,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
           tool={tool}
           busy={create.isPending || running}
           submitting={create.isPending}
+          inLine={inLine !== null}
           serverError={create.isError ? apiErrorMessage(t, create.error) : null}
           onSubmit={(req, image) => {
             castVote.reset();
