@@ -16,7 +16,7 @@ import { toast } from '../../state/toasts.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
 import { AnswerPane } from './AnswerPane.tsx';
-import { apiErrorMessage } from './messages.ts';
+import { apiErrorMessage, queuePlaceMessage } from './messages.ts';
 import { ToolForm } from './ToolForm.tsx';
 import { VoteBar } from './VoteBar.tsx';
 import { VoteResult } from './VoteResult.tsx';
@@ -212,9 +212,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
 
           {inLine && (
             <p className="duet-battle__queued" role="status" data-testid="queue-place">
-              {inLine.etaSeconds === null
-                ? t('battle.queued', { position: inLine.position })
-                : t('battle.queuedEta', { position: inLine.position, seconds: inLine.etaSeconds })}
+              {queuePlaceMessage(t, inLine)}
             </p>
           )}
 

@@ -1,12 +1,13 @@
 import { ERROR_CODES, SIDE_ERROR_CODES } from '@duet/shared';
 import type { SideErrorCode } from '@duet/shared';
 import { BLIND_LABELS } from '@duet/shared/schemas/battle.schema';
+import { createInstance } from 'i18next';
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/http.ts';
 import en from '../../i18n/locales/en/battle.json';
 import ko from '../../i18n/locales/ko/battle.json';
-import { API_ERROR_MESSAGES, apiErrorMessage, SIDE_ERROR_MESSAGES, sideErrorMessage, sideLabel } from './messages.ts';
+import { API_ERROR_MESSAGES, apiErrorMessage, queuePlaceMessage, SIDE_ERROR_MESSAGES, sideErrorMessage, sideLabel } from './messages.ts';
 
 /** A `t` that answers the key it was asked for. */
 const t = ((key: string) => key) as unknown as TFunction<'battle'>;
@@ -54,5 +55,27 @@ describe('side labels', () => {
     expect(sideLabel(t, BLIND_LABELS.b)).toBe('side.modelB');
     expect(sideLabel(t, 'GPT-4o')).toBe('GPT-4o');
     expect(sideLabel(t, 'model a')).toBe('model a');
+  });
+});
+
+describe('a place in line', () => {
+  /** The battle namespace's real texts, in `lng`. */
+  const translator = (lng: 'en' | 'ko') => {
+    const i18n = createInstance();
+    void i18n.init({ lng, initAsync: false, resources: { en: { battle: en }, ko: { battle: ko } }, interpolation: { escapeValue: false } });
+    return i18n.getFixedT(lng, 'battle') as TFunction<'battle'>;
+  };
+  const place = (position: number, etaSeconds: number | null) => ({ battleId: 'b', position, etaSeconds });
+
+  it('gives the wait in seconds up to a minute and a half, then in whole minutes, in both languages', () => {
+    const english = translator('en');
+    expect(queuePlaceMessage(english, place(3, null))).toBe('Your question is number 3 in line.');
+    expect(queuePlaceMessage(english, place(3, 42))).toBe('Your question is number 3 in line: about 42 s to go.');
+    expect(queuePlaceMessage(english, place(3, 89))).toBe('Your question is number 3 in line: about 89 s to go.');
+    expect(queuePlaceMessage(english, place(40, 90))).toBe('Your question is number 40 in line: about 2 min to go.');
+    expect(queuePlaceMessage(english, place(400, 754))).toBe('Your question is number 400 in line: about 13 min to go.');
+    const korean = translator('ko');
+    expect(queuePlaceMessage(korean, place(2, 30))).toBe('질문이 대기열 2번째에 있어요. 약 30초 남았어요.');
+    expect(queuePlaceMessage(korean, place(400, 754))).toBe('질문이 대기열 400번째에 있어요. 약 13분 남았어요.');
   });
 });

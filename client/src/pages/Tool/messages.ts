@@ -1,4 +1,5 @@
 import type { ErrorCode, SideErrorCode } from '@duet/shared';
+import type { QueuePlace } from '@duet/shared/socket-events';
 import { BLIND_LABELS } from '@duet/shared/schemas/battle.schema';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/http.ts';
@@ -72,4 +73,15 @@ export function sideLabel(t: TFunction<'battle'>, label: string): string {
   if (label === BLIND_LABELS.a) return t('side.modelA');
   if (label === BLIND_LABELS.b) return t('side.modelB');
   return label;
+}
+
+/**
+ * A battle's place in line, with the wait the queue's pace suggests once it is known: in seconds
+ * up to a minute and a half, in whole minutes past it (a campaign's queue can be minutes long).
+ */
+export function queuePlaceMessage(t: TFunction<'battle'>, place: QueuePlace): string {
+  const { position, etaSeconds } = place;
+  if (etaSeconds === null) return t('battle.queued', { position });
+  if (etaSeconds < 90) return t('battle.queuedEta', { position, seconds: etaSeconds });
+  return t('battle.queuedEtaMinutes', { position, minutes: Math.round(etaSeconds / 60) });
 }
