@@ -47,7 +47,9 @@ describe('a campaign’s queue, as visitors see it', () => {
     expect([await status(first, 'a'), await status(first, 'b'), await first.getByTestId('submit').textContent()]).toEqual(['In line…', 'In line…', 'In line…']);
     const second = await ask('산에서 가장 높은 곳은 어디인가요?', 'ko-KR');
     await expect.poll(() => place(second).textContent(), { timeout: 15_000 }).toBe('질문이 대기열 2번째에 있어요.');
-    expect(await place(second).getAttribute('role')).toBe('status');
+    // Read out to a screen reader once, from the page's live region (the banner itself is not one: it may move every second).
+    expect(await second.getByTestId('battle-announcer').textContent()).toBe('질문이 대기열 2번째에 있어요.');
+    expect(await place(second).getAttribute('aria-live')).toBeNull();
     expect(await status(second, 'b')).toBe('대기 중…');
 
     // A third visitor, while two wait: told to come back, and nothing of theirs is kept.

@@ -17,6 +17,7 @@ import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
 import { AnswerPane } from './AnswerPane.tsx';
 import { apiErrorMessage, queuePlaceMessage } from './messages.ts';
+import { usePacedText } from './paced-text.ts';
 import { ToolForm } from './ToolForm.tsx';
 import { VoteBar } from './VoteBar.tsx';
 import { VoteResult } from './VoteResult.tsx';
@@ -130,7 +131,9 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
     });
   }
 
-  const announce = vote ? t('battle.votedAnnounce') : finished ? t('battle.finishedAnnounce') : '';
+  // The place in line is read out when it first shows, then at most every 30 s, not at each move.
+  const inLineAnnounce = usePacedText(inLine ? queuePlaceMessage(t, inLine) : '', 30_000);
+  const announce = vote ? t('battle.votedAnnounce') : finished ? t('battle.finishedAnnounce') : inLineAnnounce;
 
   return (
     <div className="tool-page container">
@@ -177,7 +180,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
         />
       </section>
 
-      <p className="visually-hidden" aria-live="polite">
+      <p className="visually-hidden" aria-live="polite" data-testid="battle-announcer">
         {announce}
       </p>
 
@@ -211,7 +214,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
           )}
 
           {inLine && (
-            <p className="duet-battle__queued" role="status" data-testid="queue-place">
+            <p className="duet-battle__queued" data-testid="queue-place">
               {queuePlaceMessage(t, inLine)}
             </p>
           )}
