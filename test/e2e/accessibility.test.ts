@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDuet } from '../helpers/duet.ts';
-import { DESKTOP, launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
+import { askAnything, DESKTOP, launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -56,9 +56,7 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
         await check(path);
       }
       // A battle: the live panes, then the vote result with win rates.
-      await page.goto('/anything-question-duet');
-      await page.getByRole('textbox').first().fill('What makes a good question?');
-      await page.getByTestId('submit').click();
+      await askAnything(page, 'What makes a good question?');
       await page.getByTestId('vote-bar').waitFor({ timeout: 30_000 });
       await check('battle finished');
       await page.getByTestId('vote-tie').click();

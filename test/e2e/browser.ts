@@ -58,3 +58,13 @@ export const fakeModels = (fake: FakeLlmServer): Record<string, string> => ({
   OPENAI_COMPAT_API_KEY: fake.apiKey,
   ANTHROPIC_API_KEY: fake.apiKey,
 });
+
+/** Asks `question` on the ask-anything page (in either language) and sends it. */
+export async function askAnything(page: Page, question: string): Promise<void> {
+  await page.goto('/anything-question-duet');
+  await page.getByRole('textbox', { name: /Your question|질문/ }).fill(question);
+  await page.getByTestId('submit').click();
+}
+
+/** A side's pane state as the page shows it (`waiting`, `streaming`, `saving`, `done`, `error`). */
+export const paneState = (page: Page, side: 'a' | 'b'): Promise<string | null> => page.getByTestId(`answer-${side}`).getAttribute('data-state');

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { CLAUDE, COMPAT, fakeModels, launchBrowser, newPage, startAppDuet } from './browser.ts';
+import { askAnything as ask, CLAUDE, COMPAT, fakeModels, launchBrowser, newPage, paneState, startAppDuet } from './browser.ts';
 
 const roster = (fake: FakeLlmServer) => ({
   ...fakeModels(fake),
@@ -58,13 +58,6 @@ describe('answers from the public internet', () => {
     return { ...opened, errors };
   };
 
-  const ask = async (page: Page, question: string) => {
-    await page.goto(ASK_ROUTE);
-    await page.getByRole('textbox', { name: /Your question|질문/ }).fill(question);
-    await page.getByTestId('submit').click();
-  };
-
-  const paneState = (page: Page, side: 'a' | 'b') => page.getByTestId(`answer-${side}`).getAttribute('data-state');
 
   const bothDone = async (page: Page) => {
     for (const side of ['a', 'b'] as const) await expect.poll(() => paneState(page, side), { timeout: 20_000 }).toBe('done');

@@ -7,7 +7,7 @@ import type { TestDuet } from '../helpers/duet.ts';
 import { seedEvaluationVotes } from '../helpers/evaluation-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { wcagViolations } from './axe.ts';
-import { launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
+import { askAnything, launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
 
 /** The leaderboard page with votes waiting, then with ratings: switches, heat map and history. */
 describe('the leaderboard page', () => {
@@ -85,9 +85,7 @@ describe('the leaderboard page', () => {
 
   it('says after the reveal how fast each model answered', async () => {
     const { context, page } = await newPage(browser, { baseURL: duet.url, locale: 'en-US' });
-    await page.goto('/anything-question-duet');
-    await page.getByRole('textbox').first().fill('Why is the sky blue?');
-    await page.getByTestId('submit').click();
+    await askAnything(page, 'Why is the sky blue?');
     await page.getByTestId('vote-bar').waitFor({ timeout: 30_000 });
     await page.getByTestId('vote-a').click();
     const speed = page.getByTestId('reveal-speed');

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { fakeModels, launchBrowser, newPage, startAppDuet } from './browser.ts';
+import { askAnything, fakeModels, launchBrowser, newPage, paneState, startAppDuet } from './browser.ts';
 
-const ASK_ROUTE = '/anything-question-duet';
 /** How long the models take to their first token once asked: long enough to see a battle out of the line but not yet answered. */
 const FIRST_TOKEN_MS = 8_000;
 
@@ -30,14 +29,11 @@ describe('a campaign’s queue, as visitors see it', () => {
 
   const ask = async (question: string, locale = 'en-US'): Promise<Page> => {
     const { page } = await newPage(browser, { baseURL: duet.url, locale });
-    await page.goto(ASK_ROUTE);
-    await page.getByRole('textbox', { name: /Your question|질문/ }).fill(question);
-    await page.getByTestId('submit').click();
+    await askAnything(page, question);
     return page;
   };
   const place = (page: Page) => page.getByTestId('queue-place');
   const status = (page: Page, side: 'a' | 'b') => page.getByTestId(`status-${side}`).textContent();
-  const paneState = (page: Page, side: 'a' | 'b') => page.getByTestId(`answer-${side}`).getAttribute('data-state');
   const storedBattles = async () => Number((await duet.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM battles')).rows[0]!.n);
 
   it('shows each waiting visitor their place in line, refuses a question past the cap without storing it, and says when a worker has taken theirs', async () => {
