@@ -128,6 +128,12 @@ for (const [width, viewport, locale] of [
   await page.getByTestId('account-menu').waitFor();
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${OUT}/signed-in-${width}.png` });
+  // Deleting the account: the dialog, with the confirmation word typed.
+  await page.getByTestId('account-delete').click();
+  await page.getByTestId('delete-account-dialog').waitFor();
+  await page.getByTestId('delete-account-word').fill(width === 'phone' ? '삭제' : '');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${OUT}/delete-account-${width}.png` });
   await context.close();
 }
 

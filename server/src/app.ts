@@ -27,7 +27,9 @@ import { createAdminService } from './modules/admin/admin.service.ts';
 import { createBattleSignals } from './modules/battles/battle-signals.ts';
 import { battleRoutes, voteRoutes } from './modules/battles/battle.routes.ts';
 import { createBattleService } from './modules/battles/battle.service.ts';
+import { createImageCleaner } from './modules/battles/image-cleaner.ts';
 import { createVoterKeys } from './modules/battles/voter-key.ts';
+import { createErasureService } from './modules/erasure/erasure.service.ts';
 import { exportRoutes } from './modules/export/export.routes.ts';
 import { createExportService } from './modules/export/export.service.ts';
 import { createHistoryCache } from './modules/history/history-cache.ts';
@@ -103,6 +105,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   /** Started with Socket.IO below; its measured pace suggests how long a refused visitor should wait. */
   let queueWatch: QueueWatch | null = null;
   const stats = createStatsService({ db });
+  const signals = createBattleSignals({ redis, keys });
   const battles = createBattleService({
     db,
     roster: config.roster,
@@ -116,7 +119,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       const pace = queueWatch?.pace ?? 0;
       return { open: false, retryAfterSeconds: pace > 0 ? Math.min(300, Math.max(5, Math.ceil((waiting - config.queue.maxWaiting + 1) / pace))) : 30 };
     },
-    signals: createBattleSignals({ redis, keys }),
+    cleanImage: createImageCleaner(config.images),
+    signals,
     stats,
     voterKey: createVoterKeys(db),
     dailyVoteCap: config.dailyVoteCap,
@@ -137,6 +141,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     db,
     firebase,
     sessions: createSessionTokens({ db, secret: config.session.secret, ttlHours: config.session.ttlHours }),
+    erasure: createErasureService({
+      db,
+      redis,
+      keys,
+      cancel: signals.requestCancel,
+      historyChanged: (tool) => historyChanged.now(tool),
+      logger,
+    }),
   });
   const limit = (name: string, perMinute: number) => perMinuteLimit(redis, config.redisPrefix, name, perMinute, logger);
   /** Set by `close`: readiness answers 503 so load balancers stop sending traffic here. */
@@ -196,7 +208,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       limit: limit('export', config.rateLimits.exportsPerMinute),
     }),
   );
-  api.use('/admin', adminAuth(config.adminToken), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now })));
+  api.use('/admin', adminAuth(config.adminToken), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now }), users));
   api.use(userRoutes(users, { accounts: config.accounts, limit: limit('accounts', config.rateLimits.accountsPerMinute) }));
   api.use(notFoundHandler);
   app.use('/api', api);

@@ -96,6 +96,12 @@ const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   CLIENT_DIST: z.string().default('client/dist'),
   /** Run migrations at start-up. */
   MIGRATE_ON_START: bool.default(true),
+  /** The longest side an uploaded image is kept at and sent to the models, in pixels. */
+  IMAGE_MAX_SIDE_PX: z.coerce.number().int().min(64).max(8192).default(2048),
+  /** The most an upload may decode to, in megapixels (width × height); more is refused with 413. */
+  IMAGE_MAX_MEGAPIXELS: z.coerce.number().min(1).max(268).default(50),
+  /** Uploads one gateway cleans at once; the others wait (decoding is what takes memory). */
+  IMAGE_CLEAN_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
 })
   .extend(ZModelEnvSchema.shape)
   .extend(ZAccountsEnvSchema.shape)
@@ -152,6 +158,8 @@ export interface GatewayConfig {
   historyCacheBytes: number;
   /** ADMIN_TOKEN; null: the admin API is off. */
   adminToken: string | null;
+  /** How uploads are cleaned: the side cap, the pixel budget, how many at once. */
+  images: { maxSidePx: number; maxInputPixels: number; concurrency: number };
   roster: ModelSpec[];
   /** True when the built-in demo models answer (no provider keys configured). */
   demoModels: boolean;
@@ -208,6 +216,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     exportStallMs: e.EXPORT_STALL_MS,
     historyCacheBytes: Math.round(e.HISTORY_CACHE_MB * 1024 * 1024),
     adminToken: e.ADMIN_TOKEN ?? null,
+    images: { maxSidePx: e.IMAGE_MAX_SIDE_PX, maxInputPixels: Math.round(e.IMAGE_MAX_MEGAPIXELS * 1_000_000), concurrency: e.IMAGE_CLEAN_CONCURRENCY },
     roster,
     demoModels: demo,
     accounts: accountsConfig(e),

@@ -172,4 +172,18 @@ describe('the benchmarks, --quick', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'images: cleans a phone photo alone and through a gateway, next to the same upload not cleaned',
+    async () => {
+      const { figures } = await runQuick('images');
+      const upload = z.object({ p50Ms: ms, p99Ms: ms, burstLastMs: ms, rssBeforeMb: z.number().positive(), burstPeakRssMb: z.number().positive() });
+      const f = z
+        .object({ photoBytes: z.number(), cleanedBytes: z.number().positive(), cleanP50Ms: ms, cleanP99Ms: ms, anchor: upload, cleaned: upload })
+        .parse(figures);
+      expect(f.photoBytes).toBeGreaterThan(3_000_000);
+      expect(f.cleanedBytes).toBeLessThan(f.photoBytes);
+    },
+    TIMEOUT,
+  );
 });

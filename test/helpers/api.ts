@@ -36,3 +36,10 @@ export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** The image bytes stored for a battle (what Duet kept of an upload: the cleaned image). */
+export async function storedImage(db: { query: (sql: string, values: unknown[]) => Promise<{ rows: Array<{ data: Buffer }> }> }, battleId: string): Promise<Buffer> {
+  const { rows } = await db.query('SELECT data FROM battle_images WHERE battle_id = $1', [battleId]);
+  if (!rows[0]) throw new Error(`battle ${battleId} has no stored image`);
+  return rows[0].data;
+}

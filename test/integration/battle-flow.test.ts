@@ -2,7 +2,7 @@
 import type { CreateBattleResponse, ErrorResponse, VoteResponse, WinRate } from '@duet/shared';
 import { redisKeys } from '@duet/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
+import { postBattleWithImage, postJson, storedImage, TINY_PNG } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
 import type { DuetSocket } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
@@ -112,7 +112,7 @@ describe('a battle on the fake providers', () => {
     const res = await postBattleWithImage(duet.url, { tool: 'math-solve', lang: 'ko', text: '2번 문제' }, { data: TINY_PNG, filename: 'q.png', type: 'image/png' });
     expect(res.status).toBe(202);
     await watchToEnd(res.body.battleId);
-    const b64 = TINY_PNG.toString('base64');
+    const b64 = (await storedImage(duet.db.pool, res.body.battleId)).toString('base64');
     const gpt = fake.requests.find((r) => r.model === GPT)!;
     const claude = fake.requests.find((r) => r.model === CLAUDE)!;
     expect(JSON.stringify(gpt.body)).toContain(`data:image/png;base64,${b64}`);

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../server/src/config.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
-import { getJson, postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
+import { getJson, postBattleWithImage, postJson, storedImage, TINY_PNG } from '../helpers/api.ts';
 import { connectSocket, watchToEnd } from '../helpers/battle-viewer.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
@@ -262,7 +262,7 @@ describe('moderation through the OpenAI endpoint (the fake server, the real SDK)
     expect(sent?.body).toMatchObject({
       input: [
         { type: 'text', text: [MARKER, ANSWER, ANSWER].join('\n\n') },
-        { type: 'image_url', image_url: { url: `data:image/png;base64,${TINY_PNG.toString('base64')}` } },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${(await storedImage(duet.db.pool, id)).toString('base64')}` } },
       ],
     });
     expect(await historyIds(duet, 'docent')).not.toContain(id);

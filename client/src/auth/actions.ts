@@ -2,7 +2,15 @@
  * The account flows of the specification (section 4): login, signup and logout. Loaded on
  * demand (by the auth dialog, and by the header on logout), like the Firebase SDK it drives.
  */
-import { AUTH_PROVIDER, SIGNUP_EVENT, ZLoginResponseSchema, ZProfileResponseSchema, ZSignupResponseSchema } from '@duet/shared/schemas/user.schema';
+import {
+  ACCOUNT_DELETION_WORD,
+  AUTH_PROVIDER,
+  SIGNUP_EVENT,
+  ZDeleteAccountResponseSchema,
+  ZLoginResponseSchema,
+  ZProfileResponseSchema,
+  ZSignupResponseSchema,
+} from '@duet/shared/schemas/user.schema';
 import type { UserCredential } from 'firebase/auth';
 import { ApiError, api, postJson } from '../api/http.ts';
 import { queryClient } from '../api/query-client.ts';
@@ -116,4 +124,16 @@ export async function logout(): Promise<void> {
   useAuth.getState().clear();
   useDuetStore.getState().setProfile({});
   queryClient.removeQueries({ queryKey: PROFILE_QUERY_KEY });
+}
+
+/**
+ * Deletes the signed-in visitor's account for good (its Firebase user, its Duet account, its
+ * battles' questions, images and answers), then signs out here as `logout` does. The caller
+ * has had the visitor type the confirmation word.
+ */
+export async function deleteAccount(): Promise<void> {
+  ZDeleteAccountResponseSchema.parse(
+    await api('/api/v2/user/profile', { method: 'DELETE', body: JSON.stringify({ confirm: ACCOUNT_DELETION_WORD }) }),
+  );
+  await logout();
 }

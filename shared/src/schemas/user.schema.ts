@@ -49,6 +49,16 @@ export type UserProfile = z.infer<typeof ZUserProfileSchema>;
 export const ZSignupResponseSchema = z.object({ data: z.union([z.object({ user: ZUserProfileSchema }), z.literal(false)]) });
 export const ZLoginResponseSchema = z.object({ data: z.object({ token: z.string(), expiresAt: z.string() }) });
 export const ZProfileResponseSchema = z.object({ data: z.object({ user: ZUserProfileSchema }) });
+/**
+ * Deleting one's account (`DELETE /api/v2/user/profile`): the body repeats the word the visitor
+ * typed to confirm, so no stray request erases anyone.
+ */
+export const ACCOUNT_DELETION_WORD = 'DELETE';
+export const ZDeleteAccountRequestSchema = z.object({ confirm: z.literal(ACCOUNT_DELETION_WORD) });
+export type DeleteAccountRequest = z.infer<typeof ZDeleteAccountRequestSchema>;
+/** What was erased: the account, and how many battles and votes lost their link to it. */
+export const ZDeleteAccountResponseSchema = z.object({ data: z.object({ deleted: z.literal(true), battles: z.number().int(), votes: z.number().int() }) });
+export type DeleteAccountResponse = z.infer<typeof ZDeleteAccountResponseSchema>;
 export type SignupResponse = z.infer<typeof ZSignupResponseSchema>;
 export type LoginResponse = z.infer<typeof ZLoginResponseSchema>;
 export type ProfileResponse = z.infer<typeof ZProfileResponseSchema>;

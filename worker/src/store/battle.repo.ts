@@ -105,7 +105,8 @@ export interface AnswerToStore {
 /**
  * Stores a side's answer once, with its style and whether it names a model (a vote on the battle
  * then does not count); a second write for the same side changes nothing. Returns whether this
- * call stored it.
+ * call stored it. A battle whose asker erased their account while it ran keeps the answer's
+ * figures (its vote still counts) but not its text.
  */
 export async function insertAnswer(db: Db, a: AnswerToStore): Promise<boolean> {
   const style = answerStyle(a.text);
@@ -113,7 +114,9 @@ export async function insertAnswer(db: Db, a: AnswerToStore): Promise<boolean> {
     `INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms,
                           duration_ms, error_code, error_message,
                           style_length, style_headers, style_list_items, style_bold, style_code_blocks, names_model)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+     SELECT $1, $2, $3, CASE WHEN b.moderation = 'erased' THEN '' ELSE $4 END, $5, $6, $7, $8, $9, $10,
+            CASE WHEN b.moderation = 'erased' THEN NULL ELSE $11 END, $12, $13, $14, $15, $16, $17
+       FROM battles b WHERE b.id = $1
      ON CONFLICT (battle_id, side) DO NOTHING`,
     [
       a.battleId,

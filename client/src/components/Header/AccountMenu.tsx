@@ -1,10 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../state/auth.ts';
 import { useDuetStore } from '../../state/store.ts';
 import { DrawingIcon, ExternalIcon, GiftIcon, WritingIcon } from './Icons.tsx';
 import { useSisterLinks } from '../../api/use-meta.ts';
 import { EXTERNAL_LINK } from './external-link.ts';
+
+// The dialog and the account code it calls load only when a visitor asks to delete their account.
+const DeleteAccountDialog = lazy(() => import('../Auth/DeleteAccountDialog.tsx'));
 
 /** The signed-in visitor's picture (the profile's, else the provider's), or their initial. */
 function Avatar({ picture, name }: { picture: string; name: string }) {
@@ -42,6 +45,7 @@ export function AccountMenu() {
   const oauth = useAuth((s) => s.oauth);
   const user = useDuetStore((s) => s.profile.user);
   const [open, setOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const panelId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -143,7 +147,25 @@ export function AccountMenu() {
         ) : (
           user && <p className="account__note">{t('menu.noGifts')}</p>
         )}
+        <div className="account__footer">
+          <button
+            type="button"
+            className="account__delete"
+            onClick={() => {
+              setOpen(false);
+              setDeleting(true);
+            }}
+            data-testid="account-delete"
+          >
+            {t('menu.deleteAccount')}
+          </button>
+        </div>
       </div>
+      {deleting && (
+        <Suspense fallback={null}>
+          <DeleteAccountDialog open onClose={() => setDeleting(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

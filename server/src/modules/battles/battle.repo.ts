@@ -1,4 +1,4 @@
-import type { AnswerStats, BattleInputs, BattleMode, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/shared';
+import type { AnswerStats, BattleInputs, BattleMode, ImageMimeType, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/shared';
 import { namesModel } from '@duet/shared/model-names';
 import type { Db, DbClient } from '../../infra/db.ts';
 import type { CounterDelta, StoredCounters } from '../stats/stats.service.ts';
@@ -14,6 +14,7 @@ export interface NewBattle {
   sides: Record<Side, ModelSpec>;
   mode: BattleMode;
   voteTokenHash: Buffer;
+  /** The image as cleaned on arrival (`image-cleaner.ts`): nothing else is ever stored. */
   image?: { mimeType: string; data: Buffer } | undefined;
   /** The signed-in user who asked; null when anonymous. */
   userId: string | null;
@@ -24,8 +25,8 @@ export interface BattleRow {
   tool: string;
   mode: BattleMode;
   status: 'queued' | 'running' | 'finished';
-  /** An operator took it down: it is shown to nobody. */
-  takenDown: boolean;
+  /** An operator took it down, or its asker erased their account: it is shown to nobody. */
+  hidden: boolean;
   voteTokenHash: Buffer;
   sides: Record<Side, { model: string; label: string; family: ModelSpec['family'] }>;
 }
@@ -62,7 +63,7 @@ export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
   }
   await db.query(
     `WITH battle AS (${battle} RETURNING id)
-     INSERT INTO battle_images (battle_id, mime_type, bytes, data) SELECT id, $16, $17, $18 FROM battle`,
+     INSERT INTO battle_images (battle_id, mime_type, bytes, data, cleaned) SELECT id, $16, $17, $18, true FROM battle`,
     [...values, b.image.mimeType, b.image.data.length, b.image.data],
   );
 }
@@ -100,7 +101,7 @@ const toBattleRow = (r: RawBattle): BattleRow => ({
   tool: r.tool,
   mode: r.mode,
   status: r.status,
-  takenDown: r.moderation === 'taken_down',
+  hidden: r.moderation === 'taken_down' || r.moderation === 'erased',
   voteTokenHash: r.vote_token_hash,
   sides: sidesOf(r),
 });
@@ -207,10 +208,34 @@ export async function flagModelNames(db: Queryable, battleId: string): Promise<v
 
 export async function findImage(db: Queryable, battleId: string): Promise<{ mimeType: string; data: Buffer } | null> {
   const { rows } = await db.query<{ mime_type: string; data: Buffer }>(
-    "SELECT i.mime_type, i.data FROM battle_images i JOIN battles b ON b.id = i.battle_id WHERE i.battle_id = $1 AND b.moderation <> 'taken_down'",
+    `SELECT i.mime_type, i.data FROM battle_images i JOIN battles b ON b.id = i.battle_id
+      WHERE i.battle_id = $1 AND i.cleaned AND b.moderation NOT IN ('taken_down', 'erased')`,
     [battleId],
   );
   return rows[0] ? { mimeType: rows[0].mime_type, data: rows[0].data } : null;
+}
+
+/** Images stored as they were sent (before cleaning on arrival existed), a batch at a time. */
+export async function findUncleanedImages(db: Queryable, limit: number): Promise<Array<{ battleId: string; mimeType: ImageMimeType; data: Buffer }>> {
+  const { rows } = await db.query<{ battle_id: string; mime_type: ImageMimeType; data: Buffer }>(
+    'SELECT battle_id, mime_type, data FROM battle_images WHERE NOT cleaned ORDER BY battle_id LIMIT $1',
+    [limit],
+  );
+  return rows.map((r) => ({ battleId: r.battle_id, mimeType: r.mime_type, data: r.data }));
+}
+
+/** Replaces a stored image with its cleaned bytes; null deletes it (it could not be cleaned). */
+export async function replaceImage(db: Queryable, battleId: string, image: { mimeType: string; data: Buffer } | null): Promise<void> {
+  if (!image) {
+    await db.query('DELETE FROM battle_images WHERE battle_id = $1', [battleId]);
+    return;
+  }
+  await db.query('UPDATE battle_images SET mime_type = $2, bytes = $3, data = $4, cleaned = true WHERE battle_id = $1', [
+    battleId,
+    image.mimeType,
+    image.data.length,
+    image.data,
+  ]);
 }
 
 export interface StoredAnswer {

@@ -16,11 +16,13 @@ import type { Db } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { BattleSignals } from './battle-signals.ts';
+import type { ImageCleaner } from './image-cleaner.ts';
 import { foldSnapshot } from './battle-snapshot.ts';
 import * as repo from './battle.repo.ts';
 import { hashVoteToken, newVoteToken, voteTokenMatches } from './vote-token.ts';
 import type { Voter } from './voter-key.ts';
 
+/** An upload as it arrived, its type judged by its bytes; cleaned before anything keeps it. */
 export interface UploadedImage {
   mimeType: ImageMimeType;
   data: Buffer;
@@ -37,6 +39,8 @@ export interface BattleServiceDeps {
    * Past the configured depth a visitor is told to come back instead of waiting in silence.
    */
   admission: () => Promise<{ open: true } | { open: false; retryAfterSeconds: number }>;
+  /** Turns an upload into what is stored, shown and sent to the models (no metadata, oriented, capped). */
+  cleanImage: ImageCleaner;
   /** The live link to workers: cancel, and the battle's stream so far. */
   signals: BattleSignals;
   stats: StatsService;
@@ -71,6 +75,8 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (!admission.open) {
       throw new AppError(503, 'busy', 'So many questions are waiting that yours would wait too long. Please try again soon.', undefined, admission.retryAfterSeconds);
     }
+    // Last of the checks, as the costliest: a refused question costs no decoding.
+    const cleaned = image && (await deps.cleanImage(image.data, image.mimeType));
 
     const [first, second] = drawPair(deps.roster, random);
     const sides: Record<Side, ModelSpec> = random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
@@ -85,7 +91,7 @@ export function createBattleService(deps: BattleServiceDeps) {
       sides,
       mode: deps.mode,
       voteTokenHash: hashVoteToken(voteToken),
-      image,
+      image: cleaned,
       userId: userId ?? null,
     });
     try {
@@ -155,11 +161,11 @@ export function createBattleService(deps: BattleServiceDeps) {
 
   /**
    * Everything a viewer needs to draw the battle now (`battle:join`): its live stream folded up,
-   * stored answers, whether it has its vote. Null for no battle, or one taken down.
+   * stored answers, whether it has its vote. Null for no battle, or a hidden one.
    */
   async function snapshot(battleId: string): Promise<BattleSnapshot | null> {
     const battle = await repo.findBattle(deps.db, battleId);
-    if (!battle || battle.takenDown) return null;
+    if (!battle || battle.hidden) return null;
     const [events, answers, voted] = await Promise.all([
       deps.signals.liveEvents(battleId),
       repo.findAnswers(deps.db, battleId),

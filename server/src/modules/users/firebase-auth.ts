@@ -27,6 +27,12 @@ export interface FirebaseAuth {
    * provider throws 503 `unavailable`.
    */
   verifyIdToken: (idToken: string) => Promise<FirebaseIdentity>;
+  /**
+   * Deletes a Firebase user for good (the Admin SDK's `deleteUser`); one already gone counts as
+   * deleted, so an erasure cut short can be asked for again. An unreachable identity provider
+   * throws 503 `unavailable`.
+   */
+  deleteUser: (uid: string) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -106,6 +112,15 @@ export function createFirebaseAuth(config: Exclude<AccountsConfig, { mode: 'disa
           throw new AppError(401, 'unauthorized', TOKEN_MESSAGES[code] ?? 'The sign-in could not be verified. Please sign in again.');
         }
         requestLogger(logger).error({ err }, 'could not verify a Firebase ID token');
+        throw new AppError(503, 'unavailable', 'The sign-in service is not reachable. Please try again.');
+      }
+    },
+    deleteUser: async (uid) => {
+      try {
+        await auth.deleteUser(uid);
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 'auth/user-not-found') return;
+        requestLogger(logger).error({ err }, 'could not delete a Firebase user');
         throw new AppError(503, 'unavailable', 'The sign-in service is not reachable. Please try again.');
       }
     },

@@ -60,6 +60,15 @@ export async function findUser(db: Queryable, id: string): Promise<UserRow | nul
   return rows[0] ? toUserRow(rows[0]) : null;
 }
 
+/** The accounts a reference names: a Duet id, a Firebase uid, or an e-mail address (which several may share). */
+export async function findUserIds(db: Queryable, ref: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM users WHERE id::text = lower($1) OR firebase_uid = $1 OR lower(email) = lower($1) ORDER BY created_at',
+    [ref],
+  );
+  return rows.map((r) => r.id);
+}
+
 export async function userExists(db: Queryable, id: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM users WHERE id = $1', [id]);
   return (rowCount ?? 0) > 0;

@@ -1,4 +1,4 @@
-import { ZLoginRequestSchema, ZSignupRequestSchema } from '@duet/shared';
+import { ZDeleteAccountRequestSchema, ZLoginRequestSchema, ZSignupRequestSchema } from '@duet/shared';
 import type { AuthConfig } from '@duet/shared';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
@@ -51,6 +51,14 @@ export function userRoutes(service: UserService, opts: { accounts: AccountsConfi
     const token = bearerToken(req.get('authorization'));
     if (token === undefined) throw invalidToken();
     res.json(await service.profile(token));
+  });
+
+  router.delete('/v2/user/profile', accountsOn, opts.limit, async (req, res) => {
+    const token = bearerToken(req.get('authorization'));
+    if (token === undefined) throw invalidToken();
+    const userId = await service.authenticate(token);
+    parseOr400(ZDeleteAccountRequestSchema, req.body);
+    res.json(await service.deleteAccount(userId));
   });
 
   return router;

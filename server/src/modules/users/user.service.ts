@@ -1,8 +1,17 @@
 import { AUTH_MESSAGES, AUTH_PROVIDER, SIGNUP_GIFTS } from '@duet/shared';
-import type { LoginRequest, LoginResponse, ProfileResponse, SignupRequest, SignupResponse, UserProfile } from '@duet/shared';
+import type {
+  DeleteAccountResponse,
+  LoginRequest,
+  LoginResponse,
+  ProfileResponse,
+  SignupRequest,
+  SignupResponse,
+  UserProfile,
+} from '@duet/shared';
 import type { Db } from '../../infra/db.ts';
 import { withTransaction } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
+import type { ErasureService } from '../erasure/erasure.service.ts';
 import type { FirebaseAuth, FirebaseIdentity } from './firebase-auth.ts';
 import * as repo from './user.repo.ts';
 import type { SessionTokens } from './session.ts';
@@ -13,6 +22,8 @@ export interface UserServiceDeps {
   /** Null when accounts are not configured: signup and login answer 503. */
   firebase: FirebaseAuth | null;
   sessions: SessionTokens;
+  /** Erases what a user put into Duet when they delete their account. */
+  erasure: ErasureService;
 }
 
 export type UserService = ReturnType<typeof createUserService>;
@@ -102,5 +113,36 @@ export function createUserService(deps: UserServiceDeps) {
     return { data: { user: toUserProfile(user) } };
   }
 
-  return { signup, login, authenticate, profile };
+  /**
+   * Deletes an account for good: the Firebase user first (so a deletion cut short by a failure
+   * leaves an account that can still ask again), then everything Duet holds of them
+   * (`erasure.repo.ts`). Their sessions end with the account: each request checks it exists.
+   */
+  async function deleteAccount(userId: string): Promise<DeleteAccountResponse> {
+    const user = await repo.findUser(deps.db, userId);
+    if (!user) throw invalidToken();
+    if (!deps.firebase) throw accountsOff();
+    await deps.firebase.deleteUser(user.firebaseUid);
+    const erased = await deps.erasure.erase(user.id);
+    return { data: { deleted: true, ...erased } };
+  }
+
+  /**
+   * Deletes, for an operator answering a person who wrote to support, every account a reference
+   * names (a Duet id, a Firebase uid or an e-mail address); 404 when it names none.
+   */
+  async function deleteAccountsOf(ref: string): Promise<{ data: { deleted: number; battles: number; votes: number } }> {
+    const ids = await repo.findUserIds(deps.db, ref);
+    if (ids.length === 0) throw new AppError(404, 'not_found', 'No account has this id, Firebase uid or e-mail address');
+    const total = { deleted: 0, battles: 0, votes: 0 };
+    for (const id of ids) {
+      const { data } = await deleteAccount(id);
+      total.deleted += 1;
+      total.battles += data.battles;
+      total.votes += data.votes;
+    }
+    return { data: total };
+  }
+
+  return { signup, login, authenticate, profile, deleteAccount, deleteAccountsOf };
 }
