@@ -8,13 +8,15 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY shared/package.json shared/
+COPY contracts/package.json contracts/
+COPY ratings/package.json ratings/
+COPY platform/package.json platform/
 COPY server/package.json server/
 COPY worker/package.json worker/
 COPY client/package.json client/
 RUN npm ci --include=dev --no-audit --no-fund
 COPY tsconfig.json ./
-COPY shared/ shared/
+COPY contracts/ contracts/
 COPY client/ client/
 RUN npm run build
 
@@ -27,7 +29,9 @@ ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 # npm ci needs every workspace's package.json; the client's installs nothing without dev ones.
 COPY package.json package-lock.json ./
-COPY shared/package.json shared/
+COPY contracts/package.json contracts/
+COPY ratings/package.json ratings/
+COPY platform/package.json platform/
 COPY server/package.json server/
 COPY worker/package.json worker/
 COPY client/package.json client/
@@ -36,7 +40,9 @@ COPY client/package.json client/
 RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/typescript && npm cache clean --force
 # tsx compiles with the same compiler options as development and the tests.
 COPY tsconfig.json ./
-COPY shared/ shared/
+COPY contracts/ contracts/
+COPY ratings/ ratings/
+COPY platform/ platform/
 COPY server/ server/
 COPY worker/ worker/
 # Operators' commands: npm run takedown -- <battleId> [--restore]; npm run clean-images

@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts', 'worker/src/**/*.test.ts', 'client/src/**/*.test.ts'],
+          include: ['contracts/src/**/*.test.ts', 'ratings/src/**/*.test.ts', 'platform/src/**/*.test.ts', 'server/src/**/*.test.ts', 'worker/src/**/*.test.ts', 'client/src/**/*.test.ts'],
         },
       },
       {

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { CreateBattleResponse } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { io } from 'socket.io-client';
 import { postJson } from '../test/helpers/api.ts';
 import type { DuetSocket } from '../test/helpers/battle-viewer.ts';

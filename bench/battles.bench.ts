@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { CreateBattleResponse } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { postJson } from '../test/helpers/api.ts';
 import { BattleViewer, connectSocket } from '../test/helpers/battle-viewer.ts';
 import { startTestDuet } from '../test/helpers/duet.ts';

@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import type { CreateBattleResponse } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { fakeRosterEnv, startFakeLlmServer } from '../test/fakes/fake-llm-server.ts';
 import type { FakeLlmServer } from '../test/fakes/fake-llm-server.ts';
 import { postJson } from '../test/helpers/api.ts';

@@ -26,7 +26,7 @@
  *   npm run bench -- votes [--stored 1000000] [--concurrency 32] [--seconds 20] [--read-concurrency 8] [--read-seconds 10] [--daily-cap 0] [--one-tool] [--gateways 1] [--before DIR] [--quick]
  */
 import { parseArgs } from 'node:util';
-import { PRODUCT, TOOLS } from '@duet/shared';
+import { PRODUCT, TOOLS } from '@duet/contracts';
 import pg from 'pg';
 import { loadGatewayConfig } from '../server/src/config.ts';
 import { startGatewayProcess } from '../test/helpers/gateway-process.ts';

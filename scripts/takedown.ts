@@ -5,8 +5,9 @@
  * DATABASE_URL. A taken-down battle leaves history, the open-data export and its image URL.
  */
 import { parseArgs } from 'node:util';
-import { parseEnv, redisKeys, ZInfraEnvSchema } from '@duet/shared';
-import { HISTORY_CACHE_TTL_MS, raiseHistoryVersion } from '@duet/shared/history-version';
+import { redisKeys } from '@duet/contracts';
+import { parseEnv, ZInfraEnvSchema } from '@duet/platform/env';
+import { HISTORY_CACHE_TTL_MS, raiseHistoryVersion } from '@duet/platform/history-version';
 import { AppError } from '../server/src/http/errors.ts';
 import { createDb } from '../server/src/infra/db.ts';
 import { createRedis, redisReady } from '../server/src/infra/redis.ts';

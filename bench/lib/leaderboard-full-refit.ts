@@ -4,8 +4,8 @@
  * aggregation of all votes with their battles, every vote with its answers' styles for the
  * style-controlled fits, the speed sample over all counted battles).
  */
-import type { RedisKeys } from '@duet/shared';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisKeys } from '@duet/contracts';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Db } from '../../worker/src/infra/db.ts';
 import type { RefitResult } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
 import { leaderboardsOf, snapshotsOf, styledVotesOf } from '../../worker/src/jobs/leaderboard-boards.ts';

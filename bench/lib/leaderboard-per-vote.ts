@@ -4,8 +4,8 @@
  * on the two exported functions. Every vote is an entry of its own, and each bootstrap resample
  * draws N single votes, so a refit costs what the votes cost.
  */
-import { DEFAULT_PRIOR } from '@duet/shared';
-import type { BootstrapOptions, Comparison, FitOptions, RatingInterval } from '@duet/shared';
+import { DEFAULT_PRIOR } from '@duet/ratings/ratings';
+import type { BootstrapOptions, Comparison, FitOptions, RatingInterval } from '@duet/ratings/ratings';
 
 const DEFAULTS = { scale: 400, base: 1000, iterations: 10_000, tolerance: 1e-10, prior: DEFAULT_PRIOR };
 

@@ -19,7 +19,8 @@
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bullPrefix, COMPUTE_LEADERBOARD_JOB, COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, parseEnv, redisKeys } from '@duet/shared';
+import { bullPrefix, COMPUTE_LEADERBOARD_JOB, COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, redisKeys } from '@duet/contracts';
+import { parseEnv } from '@duet/platform/env';
 import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { z } from 'zod';

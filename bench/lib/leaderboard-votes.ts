@@ -1,4 +1,4 @@
-import type { Comparison, ComparisonCell } from '@duet/shared';
+import type { Comparison, ComparisonCell } from '@duet/ratings/ratings';
 import { TRUE_ORDER } from '../../test/helpers/synthetic-votes.ts';
 
 /** The same votes as the leaderboard's SQL hands them over: one cell per (a, b, winner). */

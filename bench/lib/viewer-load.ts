@@ -4,8 +4,8 @@
  * Each token's delivery lag is the time the viewer reads it minus the time the fake server stamped
  * on it. Prints `{ battles, finished, voted, firstMissed, tokens, firstLags, firstTextMs, lags, postMs, failures }`.
  */
-import { applySideEvent, sideEnded } from '@duet/shared';
-import type { BattleSnapshot, CreateBattleResponse, LiveEvent } from '@duet/shared';
+import { applySideEvent, sideEnded } from '@duet/contracts';
+import type { BattleSnapshot, CreateBattleResponse, LiveEvent } from '@duet/contracts';
 import { io } from 'socket.io-client';
 import { readStamps, wallClockMs } from '../../test/fakes/fake-llm-server.ts';
 import type { DuetSocket } from '../../test/helpers/battle-viewer.ts';

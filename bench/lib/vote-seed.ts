@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEMO_ROSTER, TOOLS } from '@duet/shared';
+import { TOOLS } from '@duet/contracts';
+import { DEMO_ROSTER } from '@duet/platform/roster-settings';
 import type pg from 'pg';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { ZOptionalTextSchema as optional } from '@duet/shared';
+import { ZOptionalTextSchema as optional } from '@duet/platform/env';
 import { z } from 'zod';
 
 /** Accounts: Firebase Authentication (or its emulator) and Duet's own session tokens. */

@@ -1,6 +1,9 @@
 import proxyaddr from 'proxy-addr';
-import { buildRoster, parseEnv, rosterSettingsFromEnv, ZBattleModeSchema, ZInfraEnvSchema, ZModelEnvSchema, ZOptionalTextSchema, ZYesNoSchema } from '@duet/shared';
-import type { BattleMode, ModelSpec, RedisNode } from '@duet/shared';
+import { ZBattleModeSchema } from '@duet/contracts';
+import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema, ZYesNoSchema } from '@duet/platform/env';
+import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
+import type { BattleMode, ModelSpec } from '@duet/contracts';
+import type { RedisNode } from '@duet/platform/env';
 import { z } from 'zod';
 import type { SocketLimits } from './realtime/socket-guards.ts';
 import type { AccountsConfig } from './accounts-config.ts';

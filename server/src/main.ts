@@ -1,4 +1,4 @@
-import { handleProcessFaults, stopOnSignals } from '@duet/shared/process-lifecycle';
+import { handleProcessFaults, stopOnSignals } from '@duet/platform/process-lifecycle';
 import { pino } from 'pino';
 import { startGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';

@@ -1,4 +1,4 @@
-import { ZMetaSchema } from '@duet/shared';
+import { ZMetaSchema } from '@duet/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config.ts';
 

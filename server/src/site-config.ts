@@ -4,8 +4,8 @@
  * company details (footer). All optional: what is not configured is not shown. The specification
  * names the sister services but not their addresses, so there are no defaults.
  */
-import { ZOptionalTextSchema as optional } from '@duet/shared';
-import type { SisterLinks, SiteContact } from '@duet/shared';
+import { ZOptionalTextSchema as optional } from '@duet/platform/env';
+import type { SisterLinks, SiteContact } from '@duet/contracts';
 import { z } from 'zod';
 
 /** An absolute http(s) address, or unset. */

@@ -1,4 +1,4 @@
-import { redisKeys } from '@duet/shared';
+import { redisKeys } from '@duet/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../fakes/fake-llm-server.ts';

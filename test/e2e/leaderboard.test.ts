@@ -1,4 +1,4 @@
-import { redisKeys } from '@duet/shared';
+import { redisKeys } from '@duet/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';

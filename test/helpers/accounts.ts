@@ -3,7 +3,7 @@
  * SDK makes them) and Duet's own account calls.
  */
 import { randomUUID } from 'node:crypto';
-import type { ErrorResponse } from '@duet/shared';
+import type { ErrorResponse } from '@duet/contracts';
 
 export const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099';
 export const PROJECT = 'demo-duet';

@@ -1,4 +1,4 @@
-import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import type { CreateBattleResponse, ErrorResponse } from '@duet/contracts';
 
 export interface ApiResult<T> {
   status: number;

@@ -1,5 +1,5 @@
-import { applySideEvent, sideEnded } from '@duet/shared';
-import type { BattleSnapshot, ClientToServerEvents, LiveEvent, ServerToClientEvents } from '@duet/shared';
+import { applySideEvent, sideEnded } from '@duet/contracts';
+import type { BattleSnapshot, ClientToServerEvents, LiveEvent, ServerToClientEvents } from '@duet/contracts';
 import { io } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 import { waitFor } from './wait.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import type { RedisNode } from '@duet/shared';
-import { isCluster } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisNode } from '@duet/platform/env';
+import { isCluster } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import { Cluster, Redis } from 'ioredis';
 import type { Gateway } from '../../server/src/app.ts';
 import { startGateway } from '../../server/src/app.ts';

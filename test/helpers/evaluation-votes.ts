@@ -1,5 +1,6 @@
-import { mulberry32, normalizedDifference } from '@duet/shared';
-import type { Winner } from '@duet/shared';
+import { mulberry32 } from '@duet/ratings/ratings';
+import { normalizedDifference } from '@duet/ratings/style-control';
+import type { Winner } from '@duet/contracts';
 import type pg from 'pg';
 
 /**

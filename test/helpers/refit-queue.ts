@@ -1,4 +1,4 @@
-import { bullPrefix, LEADERBOARD_QUEUE } from '@duet/shared';
+import { bullPrefix, LEADERBOARD_QUEUE } from '@duet/contracts';
 import { Queue } from 'bullmq';
 import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
 import { TEST_REDIS_URL } from './services.ts';

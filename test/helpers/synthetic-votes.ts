@@ -1,5 +1,5 @@
-import { TOOLS } from '@duet/shared';
-import type { Comparison } from '@duet/shared';
+import { TOOLS } from '@duet/contracts';
+import type { Comparison } from '@duet/ratings/ratings';
 import type pg from 'pg';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AUTH_MESSAGES, redisKeys } from '@duet/shared';
-import type { CreateBattleResponse, DeleteAccountResponse, HistoryResponse, LoginResponse } from '@duet/shared';
+import { AUTH_MESSAGES, redisKeys } from '@duet/contracts';
+import type { CreateBattleResponse, DeleteAccountResponse, HistoryResponse, LoginResponse } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAnswer } from '../../worker/src/store/battle.repo.ts';
 import { call, EMULATOR_HOST, firebaseUser, identity } from '../helpers/accounts.ts';

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CreateBattleResponse } from '@duet/shared';
-import { ALL_QUEUES, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
+import { ALL_QUEUES, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB } from '@duet/contracts';
 import { parser } from '@prometheus-io/lezer-promql';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';

@@ -1,5 +1,5 @@
-import { BATTLE_QUEUE, bullPrefix, LIMITS, TOOLS } from '@duet/shared';
-import type { CreateBattleResponse, ErrorResponse, Meta, PublicTool } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix, LIMITS, TOOLS } from '@duet/contracts';
+import type { CreateBattleResponse, ErrorResponse, Meta, PublicTool } from '@duet/contracts';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postBattleWithImage, postJson, storedImage, TINY_PNG } from '../helpers/api.ts';

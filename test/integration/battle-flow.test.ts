@@ -1,6 +1,6 @@
 // Over 300 lines on purpose: the whole life of a battle on the fake providers, sharing one Duet.
-import type { CreateBattleResponse, ErrorResponse, VoteResponse, WinRate } from '@duet/shared';
-import { redisKeys } from '@duet/shared';
+import type { CreateBattleResponse, ErrorResponse, VoteResponse, WinRate } from '@duet/contracts';
+import { redisKeys } from '@duet/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postBattleWithImage, postJson, storedImage, TINY_PNG } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';

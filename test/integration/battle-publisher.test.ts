@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { parseStreamEntries, redisKeys } from '@duet/shared';
-import type { BattleEvent } from '@duet/shared';
+import { parseStreamEntries, redisKeys } from '@duet/contracts';
+import type { BattleEvent } from '@duet/contracts';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, redisReady } from '../../worker/src/infra/redis.ts';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { bullPrefix, redisKeys } from '@duet/shared';
-import type { Language } from '@duet/shared';
-import { raiseHistoryVersion } from '@duet/shared/history-version';
+import { bullPrefix, redisKeys } from '@duet/contracts';
+import type { Language } from '@duet/contracts';
+import { raiseHistoryVersion } from '@duet/platform/history-version';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

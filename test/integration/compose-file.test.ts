@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BATTLE_QUEUE, bullPrefix, LIMITS } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix, LIMITS } from '@duet/contracts';
 import { QueueKeys } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';

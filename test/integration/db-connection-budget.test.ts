@@ -1,5 +1,5 @@
-import type { CreateBattleResponse } from '@duet/shared';
-import { redisKeys } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
+import { redisKeys } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';

@@ -162,7 +162,7 @@ describe('the .dockerignore file', () => {
     expect(context.ignores(file)).toBe(true);
   });
 
-  it.each(['server/src/main.ts', 'server/migrations/x.sql', 'package.json', 'package-lock.json', '.env.example'])(
+  it.each(['server/src/main.ts', 'platform/migrations/x.sql', 'package.json', 'package-lock.json', '.env.example'])(
     'keeps %s in the build context',
     (file) => {
       expect(context.ignores(file)).toBe(false);
@@ -176,7 +176,7 @@ describe('the .dockerignore file', () => {
   });
 
   it('keeps every source file and migration the image runs', () => {
-    const files = ['server/src', 'server/migrations', 'worker/src', 'shared/src'].flatMap((dir) =>
+    const files = ['server/src', 'platform/migrations', 'worker/src', 'contracts/src', 'ratings/src', 'platform/src'].flatMap((dir) =>
       sourceFiles(dir, /\.(ts|sql)$/),
     );
     expect(files.length).toBeGreaterThan(0);
@@ -295,7 +295,7 @@ describe('the production dependency tree', () => {
   );
 
   it('holds every package that the gateway, the worker and the shared code import', () => {
-    const files = ['server/src', 'worker/src', 'shared/src'].flatMap((dir) => sourceFiles(dir, /\.[cm]?[jt]s$/));
+    const files = ['server/src', 'worker/src', 'contracts/src', 'ratings/src', 'platform/src'].flatMap((dir) => sourceFiles(dir, /\.[cm]?[jt]s$/));
     expect(files.length).toBeGreaterThan(0);
     const missing = files.flatMap((file) =>
       runtimeImports(file)

@@ -1,4 +1,4 @@
-import type { CreateBattleResponse, HistoryResponse, Leaderboard, VoteResponse } from '@duet/shared';
+import type { CreateBattleResponse, HistoryResponse, Leaderboard, VoteResponse } from '@duet/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';

@@ -6,9 +6,9 @@
  */
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { redisKeys } from '@duet/shared';
-import { listen } from '@duet/shared/listen';
-import type { CreateBattleResponse } from '@duet/shared';
+import { redisKeys } from '@duet/contracts';
+import { listen } from '@duet/platform/listen';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { Server } from 'socket.io';

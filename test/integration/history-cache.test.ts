@@ -1,6 +1,6 @@
-import type { CreateBattleResponse, HistoryResponse, SpecHistoryResponse } from '@duet/shared';
-import { redisKeys } from '@duet/shared';
-import { raiseHistoryVersion, raiseHistoryVersions } from '@duet/shared/history-version';
+import type { CreateBattleResponse, HistoryResponse, SpecHistoryResponse } from '@duet/contracts';
+import { redisKeys } from '@duet/contracts';
+import { raiseHistoryVersion, raiseHistoryVersions } from '@duet/platform/history-version';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { CreateBattleResponse, HistoryResponse, SpecHistoryResponse, Winner } from '@duet/shared';
+import type { CreateBattleResponse, HistoryResponse, SpecHistoryResponse, Winner } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postBattleWithImage, postJson, TINY_PNG } from '../helpers/api.ts';
 import { BattleViewer, connectSocket, watchToEnd } from '../helpers/battle-viewer.ts';

@@ -1,5 +1,5 @@
-import { applySideEvent, sideEnded } from '@duet/shared';
-import type { BattleSnapshot, CreateBattleResponse, LiveEvent, Side, StatsUpdate } from '@duet/shared';
+import { applySideEvent, sideEnded } from '@duet/contracts';
+import type { BattleSnapshot, CreateBattleResponse, LiveEvent, Side, StatsUpdate } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';

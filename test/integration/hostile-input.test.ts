@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { redisKeys, ZCancelBattleSchema, ZErrorResponseSchema, ZJoinBattleSchema, ZWatchToolSchema } from '@duet/shared';
-import type { CreateBattleResponse } from '@duet/shared';
+import { redisKeys, ZCancelBattleSchema, ZErrorResponseSchema, ZJoinBattleSchema, ZWatchToolSchema } from '@duet/contracts';
+import type { CreateBattleResponse } from '@duet/contracts';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

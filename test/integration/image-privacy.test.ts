@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ErrorResponse, ImageMimeType } from '@duet/shared';
+import type { ErrorResponse, ImageMimeType } from '@duet/contracts';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImageCleaner } from '../../server/src/modules/battles/image-cleaner.ts';

@@ -1,5 +1,5 @@
-import { redisKeys } from '@duet/shared';
-import type { Leaderboard, LeaderboardHistory } from '@duet/shared';
+import { redisKeys } from '@duet/contracts';
+import type { Leaderboard, LeaderboardHistory } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from '../../worker/src/jobs/compute-style-leaderboard.handler.ts';

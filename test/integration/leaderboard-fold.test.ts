@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { redisKeys } from '@duet/shared';
-import type { Leaderboard } from '@duet/shared';
+import { redisKeys } from '@duet/contracts';
+import type { Leaderboard } from '@duet/contracts';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setModeration } from '../../server/src/modules/admin/admin.repo.ts';

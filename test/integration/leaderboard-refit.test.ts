@@ -1,5 +1,5 @@
-import { COMPUTE_LEADERBOARD_JOB, redisKeys, TOOLS } from '@duet/shared';
-import type { Leaderboard } from '@duet/shared';
+import { COMPUTE_LEADERBOARD_JOB, redisKeys, TOOLS } from '@duet/contracts';
+import type { Leaderboard } from '@duet/contracts';
 import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { styleBoardMissing } from '../../worker/src/jobs/compute-leaderboard.handler.ts';

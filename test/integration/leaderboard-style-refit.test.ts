@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/shared';
-import type { Leaderboard } from '@duet/shared';
+import { COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/contracts';
+import type { Leaderboard } from '@duet/contracts';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

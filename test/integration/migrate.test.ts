@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { migrate, migrationNames } from '../../server/src/infra/migrate.ts';
+import { migrationNames } from '@duet/platform/migrations';
+import { migrate } from '../../server/src/infra/migrate.ts';
 import { TEST_DB_PREFIX, TEST_PG_URL } from '../helpers/services.ts';
 
 /** A database of its own for one test, dropped after it. */

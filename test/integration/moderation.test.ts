@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { CreateBattleResponse, HistoryResponse } from '@duet/shared';
+import type { CreateBattleResponse, HistoryResponse } from '@duet/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../server/src/config.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';

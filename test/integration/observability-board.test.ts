@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_QUEUES, ZErrorResponseSchema } from '@duet/shared';
+import { ALL_QUEUES, ZErrorResponseSchema } from '@duet/contracts';
 import { deleteApp, initializeApp } from 'firebase-admin/app';
 import type { App } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import type { CreateBattleResponse } from '@duet/shared';
-import { ZReadinessSchema } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
+import { ZReadinessSchema } from '@duet/platform/readiness';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../../server/src/app.ts';

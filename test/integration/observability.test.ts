@@ -1,5 +1,6 @@
-import type { CreateBattleResponse } from '@duet/shared';
-import { ALL_QUEUES, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB, ZReadinessSchema } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
+import { ALL_QUEUES, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB } from '@duet/contracts';
+import { ZReadinessSchema } from '@duet/platform/readiness';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

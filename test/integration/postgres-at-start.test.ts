@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ErrorResponse } from '@duet/shared';
+import type { ErrorResponse } from '@duet/contracts';
 import { postJson } from '../helpers/api.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { freePort } from '../helpers/private-services.ts';

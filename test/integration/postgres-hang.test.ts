@@ -1,5 +1,5 @@
-import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
-import { createPool, withTransaction } from '@duet/shared/pg-pool';
+import type { CreateBattleResponse, ErrorResponse } from '@duet/contracts';
+import { createPool, withTransaction } from '@duet/platform/pg-pool';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';

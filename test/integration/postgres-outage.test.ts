@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import type { CreateBattleResponse, ErrorResponse } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';

@@ -1,4 +1,4 @@
-import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import type { CreateBattleResponse, ErrorResponse } from '@duet/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/api.ts';

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ModelSpec, ProviderKind } from '@duet/shared';
+import type { ModelSpec, ProviderKind } from '@duet/contracts';
 import { createAnthropicProvider } from '../../worker/src/providers/anthropic.ts';
 import { createOpenAIProvider } from '../../worker/src/providers/openai.ts';
 import { ProviderError } from '../../worker/src/providers/provider.ts';

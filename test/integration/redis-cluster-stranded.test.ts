@@ -5,8 +5,8 @@
  * ioredis's own sharded subscribers must all find out and open again, or battles stop reaching
  * their viewers for good.
  */
-import type { CreateBattleResponse } from '@duet/shared';
-import { createRedisConnection, redisReady } from '@duet/shared/redis-connection';
+import type { CreateBattleResponse } from '@duet/contracts';
+import { createRedisConnection, redisReady } from '@duet/platform/redis-connection';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';

@@ -1,5 +1,5 @@
-import { redisKeys } from '@duet/shared';
-import type { CreateBattleResponse, ErrorResponse, Leaderboard, VoteResponse, WinRate } from '@duet/shared';
+import { redisKeys } from '@duet/contracts';
+import type { CreateBattleResponse, ErrorResponse, Leaderboard, VoteResponse, WinRate } from '@duet/contracts';
 import type { Cluster } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { createRedisConnection, SOCKET_TIMEOUT_MS } from '@duet/shared/redis-connection';
+import { createRedisConnection, SOCKET_TIMEOUT_MS } from '@duet/platform/redis-connection';
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

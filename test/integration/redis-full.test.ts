@@ -1,4 +1,4 @@
-import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import type { CreateBattleResponse, ErrorResponse } from '@duet/contracts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, LEADERBOARD_STYLE_SCHEDULER, MAINTENANCE_QUEUE, MODERATION_QUEUE } from '@duet/shared';
-import type { CreateBattleResponse, ErrorResponse } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, LEADERBOARD_STYLE_SCHEDULER, MAINTENANCE_QUEUE, MODERATION_QUEUE } from '@duet/contracts';
+import type { CreateBattleResponse, ErrorResponse } from '@duet/contracts';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

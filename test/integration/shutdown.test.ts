@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { BATTLE_QUEUE, bullPrefix } from '@duet/shared';
-import type { CreateBattleResponse } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix } from '@duet/contracts';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';

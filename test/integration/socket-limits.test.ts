@@ -1,7 +1,7 @@
 // Over 300 lines on purpose: every per-socket and per-address limit, against two gateway processes (with and without a trusted proxy).
 import { randomUUID } from 'node:crypto';
-import { redisKeys, ZErrorResponseSchema } from '@duet/shared';
-import type { CreateBattleResponse } from '@duet/shared';
+import { redisKeys, ZErrorResponseSchema } from '@duet/contracts';
+import type { CreateBattleResponse } from '@duet/contracts';
 import fc from 'fast-check';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,15 +1,7 @@
 // Over 300 lines on purpose: the specification's account calls and their error catalogue, against one Auth Emulator.
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  AUTH_MESSAGES,
-  SIGNUP_EVENT,
-  SIGNUP_GIFTS,
-  ZAuthConfigSchema,
-  ZLoginResponseSchema,
-  ZProfileResponseSchema,
-  ZSignupResponseSchema,
-} from '@duet/shared';
-import type { CreateBattleResponse, LoginResponse, ProfileResponse, SignupResponse } from '@duet/shared';
+import { AUTH_MESSAGES, SIGNUP_EVENT, SIGNUP_GIFTS, ZAuthConfigSchema, ZLoginResponseSchema, ZProfileResponseSchema, ZSignupResponseSchema } from '@duet/contracts';
+import type { CreateBattleResponse, LoginResponse, ProfileResponse, SignupResponse } from '@duet/contracts';
 import { SignJWT } from 'jose';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_ROSTER } from '@duet/shared';
-import { namesModel } from '@duet/shared/model-names';
+import { DEMO_ROSTER } from '@duet/platform/roster-settings';
+import { namesModel } from '@duet/contracts/model-names';
 import pg from 'pg';
-import type { ErrorResponse, HistoryResponse, StatsUpdate, VoteResponse, Winner } from '@duet/shared';
+import type { ErrorResponse, HistoryResponse, StatsUpdate, VoteResponse, Winner } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashVoteToken, newVoteToken } from '../../server/src/modules/battles/vote-token.ts';
 import { getJson } from '../helpers/api.ts';

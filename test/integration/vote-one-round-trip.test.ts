@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_ROSTER } from '@duet/shared';
-import { ZVoteResponseSchema } from '@duet/shared';
-import type { ErrorResponse, VoteResponse, Winner } from '@duet/shared';
+import { DEMO_ROSTER } from '@duet/platform/roster-settings';
+import { ZVoteResponseSchema } from '@duet/contracts';
+import type { ErrorResponse, VoteResponse, Winner } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashVoteToken, newVoteToken } from '../../server/src/modules/battles/vote-token.ts';
 import { insertAnswer } from '../../worker/src/store/battle.repo.ts';

@@ -1,4 +1,4 @@
-import type { CreateBattleResponse } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';

@@ -1,5 +1,5 @@
-import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, MAINTENANCE_QUEUE, redisKeys, RUN_BATTLE_JOB } from '@duet/shared';
-import type { CreateBattleResponse } from '@duet/shared';
+import { BATTLE_QUEUE, bullPrefix, LEADERBOARD_QUEUE, MAINTENANCE_QUEUE, redisKeys, RUN_BATTLE_JOB } from '@duet/contracts';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/api.ts';

@@ -1,5 +1,7 @@
-import { buildRoster, parseEnv, rosterSettingsFromEnv, ZInfraEnvSchema, ZModelEnvSchema, ZOptionalTextSchema } from '@duet/shared';
-import type { ModelSpec, RedisNode } from '@duet/shared';
+import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema } from '@duet/platform/env';
+import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
+import type { ModelSpec } from '@duet/contracts';
+import type { RedisNode } from '@duet/platform/env';
 import { z } from 'zod';
 
 const blankAsUnset = ZOptionalTextSchema;

@@ -1,4 +1,4 @@
-import { handleProcessFaults, stopOnSignals } from '@duet/shared/process-lifecycle';
+import { handleProcessFaults, stopOnSignals } from '@duet/platform/process-lifecycle';
 import { pino } from 'pino';
 import { loadWorkerConfig } from './config.ts';
 import { startWorker } from './worker.ts';

@@ -1,21 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BATTLE_QUEUE,
-  bullPrefix,
-  COMPUTE_LEADERBOARD_JOB,
-  COMPUTE_STYLE_LEADERBOARD_JOB,
-  LEADERBOARD_QUEUE,
-  LEADERBOARD_SCHEDULER,
-  LEADERBOARD_STYLE_SCHEDULER,
-  MAINTENANCE_QUEUE,
-  redisKeys,
-  SWEEP_BATTLES_JOB,
-  ZRunBattleJobSchema,
-} from '@duet/shared';
-import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/shared';
-import { raiseHistoryVersion } from '@duet/shared/history-version';
-import { oneAtATime } from '@duet/shared/one-at-a-time';
-import { settlesWithin } from '@duet/shared/process-lifecycle';
+import { BATTLE_QUEUE, bullPrefix, COMPUTE_LEADERBOARD_JOB, COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, MAINTENANCE_QUEUE, redisKeys, SWEEP_BATTLES_JOB, ZRunBattleJobSchema } from '@duet/contracts';
+import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/contracts';
+import { raiseHistoryVersion } from '@duet/platform/history-version';
+import { oneAtATime } from '@duet/platform/one-at-a-time';
+import { settlesWithin } from '@duet/platform/process-lifecycle';
 import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import { pino } from 'pino';
 import type { Logger } from 'pino';

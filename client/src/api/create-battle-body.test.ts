@@ -1,4 +1,4 @@
-import type { CreateBattleRequest } from '@duet/shared';
+import type { CreateBattleRequest } from '@duet/contracts';
 import { describe, expect, it } from 'vitest';
 import { createBattleBody } from './create-battle-body.ts';
 

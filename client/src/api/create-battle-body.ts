@@ -1,4 +1,4 @@
-import type { CreateBattleRequest } from '@duet/shared';
+import type { CreateBattleRequest } from '@duet/contracts';
 
 /**
  * The body of `POST /api/battles`: the request as JSON text when there is no image; with one, a

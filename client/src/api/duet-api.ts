@@ -1,16 +1,4 @@
-import type {
-  CreateBattleRequest,
-  CreateBattleResponse,
-  HistoryResponse,
-  Leaderboard,
-  LeaderboardCategory,
-  LeaderboardControl,
-  LeaderboardHistory,
-  Meta,
-  SpecHistoryResponse,
-  VoteRequest,
-  VoteResponse,
-} from '@duet/shared';
+import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, SpecHistoryResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { createBattleBody } from './create-battle-body.ts';
 import { api, postJson } from './http.ts';
 

@@ -1,5 +1,5 @@
-import type { BattleSnapshot } from '@duet/shared/live';
-import { emptySide } from '@duet/shared/live';
+import type { BattleSnapshot } from '@duet/contracts/live';
+import { emptySide } from '@duet/contracts/live';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { followBattle } from './follow-battle.ts';
 import type { DuetSocket } from './socket.ts';

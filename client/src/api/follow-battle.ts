@@ -1,6 +1,6 @@
-import type { ErrorCode } from '@duet/shared';
-import type { BattleSnapshot, LiveEvent } from '@duet/shared/live';
-import type { QueuePlace, ServerToClientEvents } from '@duet/shared/socket-events';
+import type { ErrorCode } from '@duet/contracts';
+import type { BattleSnapshot, LiveEvent } from '@duet/contracts/live';
+import type { QueuePlace, ServerToClientEvents } from '@duet/contracts/socket-events';
 import { createLiveBattle } from './live-battle.ts';
 import type { JoinOutcome } from './rejoin-scheduler.ts';
 import { createRejoinScheduler } from './rejoin-scheduler.ts';

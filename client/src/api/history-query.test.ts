@@ -1,4 +1,4 @@
-import type { HistoryEntry, HistoryResponse } from '@duet/shared';
+import type { HistoryEntry, HistoryResponse } from '@duet/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { HistoryPages } from './history-query.ts';

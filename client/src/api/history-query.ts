@@ -1,4 +1,4 @@
-import type { HistoryEntry, HistoryResponse } from '@duet/shared';
+import type { HistoryEntry, HistoryResponse } from '@duet/contracts';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 
 /** The query cache's key for a tool's history pages (a vote invalidates it). */

@@ -1,4 +1,4 @@
-import type { ErrorResponse } from '@duet/shared';
+import type { ErrorResponse } from '@duet/contracts';
 import { getAccessToken, setAccessToken } from '../state/auth.ts';
 
 /** An API failure with the server's code and message (or `network_error`). */

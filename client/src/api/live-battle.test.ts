@@ -1,5 +1,5 @@
-import type { BattleSnapshot, LiveEvent, SideView } from '@duet/shared/live';
-import { emptySide } from '@duet/shared/live';
+import type { BattleSnapshot, LiveEvent, SideView } from '@duet/contracts/live';
+import { emptySide } from '@duet/contracts/live';
 import { describe, expect, it } from 'vitest';
 import { createLiveBattle } from './live-battle.ts';
 

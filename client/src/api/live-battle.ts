@@ -1,6 +1,6 @@
-import type { Side } from '@duet/shared';
-import type { BattleSnapshot, LiveEvent } from '@duet/shared/live';
-import { applySideEvent, sideEnded } from '@duet/shared/live';
+import type { Side } from '@duet/contracts';
+import type { BattleSnapshot, LiveEvent } from '@duet/contracts/live';
+import { applySideEvent, sideEnded } from '@duet/contracts/live';
 
 /** How a join's snapshot fitted what the viewer had seen. */
 export type JoinFit =

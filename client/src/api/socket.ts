@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, ServerToClientEvents } from '@duet/shared/socket-events';
+import type { ClientToServerEvents, ServerToClientEvents } from '@duet/contracts/socket-events';
 import { io } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 

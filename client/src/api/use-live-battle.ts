@@ -1,4 +1,4 @@
-import type { CreateBattleResponse } from '@duet/shared';
+import type { CreateBattleResponse } from '@duet/contracts';
 import { useEffect } from 'react';
 import { useDuetStore } from '../state/store.ts';
 import { followBattle } from './follow-battle.ts';

@@ -1,4 +1,4 @@
-import type { Meta, SisterLinks, SiteContact } from '@duet/shared';
+import type { Meta, SisterLinks, SiteContact } from '@duet/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { duetApi } from './duet-api.ts';
 

@@ -1,4 +1,4 @@
-import type { StatsUpdate } from '@duet/shared/socket-events';
+import type { StatsUpdate } from '@duet/contracts/socket-events';
 import { useEffect, useRef } from 'react';
 import { getSocket } from './socket.ts';
 

@@ -2,15 +2,7 @@
  * The account flows of the specification (section 4): login, signup and logout. Loaded on
  * demand (by the auth dialog, and by the header on logout), like the Firebase SDK it drives.
  */
-import {
-  ACCOUNT_DELETION_WORD,
-  AUTH_PROVIDER,
-  SIGNUP_EVENT,
-  ZDeleteAccountResponseSchema,
-  ZLoginResponseSchema,
-  ZProfileResponseSchema,
-  ZSignupResponseSchema,
-} from '@duet/shared/schemas/user.schema';
+import { ACCOUNT_DELETION_WORD, AUTH_PROVIDER, SIGNUP_EVENT, ZDeleteAccountResponseSchema, ZLoginResponseSchema, ZProfileResponseSchema, ZSignupResponseSchema } from '@duet/contracts/schemas/user.schema';
 import type { UserCredential } from 'firebase/auth';
 import { ApiError, api, postJson } from '../api/http.ts';
 import { queryClient } from '../api/query-client.ts';

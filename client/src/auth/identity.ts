@@ -5,7 +5,7 @@
  * persistence (sign-in lasts only for the browser session) and, in development and tests, the
  * Auth Emulator. Every action fails with `firebase-not-initialized` before that.
  */
-import type { AuthConfig } from '@duet/shared';
+import type { AuthConfig } from '@duet/contracts';
 import type { FirebaseError } from 'firebase/app';
 import type * as FirebaseAuth from 'firebase/auth';
 import type { Auth, User, UserCredential } from 'firebase/auth';

@@ -1,4 +1,4 @@
-import type { ProfileResponse } from '@duet/shared';
+import type { ProfileResponse } from '@duet/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';

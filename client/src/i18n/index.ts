@@ -1,5 +1,5 @@
-import { FALLBACK_LANGUAGE, LANGUAGES, PRODUCT } from '@duet/shared/limits';
-import type { Language } from '@duet/shared/limits';
+import { FALLBACK_LANGUAGE, LANGUAGES, PRODUCT } from '@duet/contracts/limits';
+import type { Language } from '@duet/contracts/limits';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enAuth from './locales/en/auth.json';

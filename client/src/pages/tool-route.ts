@@ -1,5 +1,5 @@
-import { findTool } from '@duet/shared/catalog';
-import type { ToolDefinition } from '@duet/shared/tools';
+import { findTool } from '@duet/contracts/catalog';
+import type { ToolDefinition } from '@duet/contracts/tools';
 
 /** The tool a `/:contentTitle` route names, only by its exact public route (`makeLyrics-duet`). */
 export function toolForRoute(contentTitle: string | undefined): ToolDefinition | undefined {

@@ -1,5 +1,5 @@
-import type { BattleSnapshot } from '@duet/shared/live';
-import { emptySide } from '@duet/shared/live';
+import type { BattleSnapshot } from '@duet/contracts/live';
+import { emptySide } from '@duet/contracts/live';
 import { describe, expect, it } from 'vitest';
 import { selectProgressA, selectProgressB, selectResultA, selectResultB, useDuetStore } from './store.ts';
 

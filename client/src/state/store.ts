@@ -1,6 +1,6 @@
-import type { CreateBattleResponse, ProfileResponse, VoteResponse } from '@duet/shared';
-import type { BattleSnapshot } from '@duet/shared/live';
-import type { QueuePlace } from '@duet/shared/socket-events';
+import type { CreateBattleResponse, ProfileResponse, VoteResponse } from '@duet/contracts';
+import type { BattleSnapshot } from '@duet/contracts/live';
+import type { QueuePlace } from '@duet/contracts/socket-events';
 import { create } from 'zustand';
 
 /** The signed-in visitor's profile: `data` of `GET /api/v2/user/profile` (empty when signed out). */

@@ -1,4 +1,4 @@
-import type { Side, UncountedReason, WinRate, Winner } from '@duet/shared';
+import type { Side, UncountedReason, WinRate, Winner } from '@duet/contracts';
 import type { EventBus } from './event-bus.ts';
 
 /** What happens in the gateway that other parts react to. */

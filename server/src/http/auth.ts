@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { AUTH_MESSAGES } from '@duet/shared';
+import { AUTH_MESSAGES } from '@duet/contracts';
 import { AppError } from './errors.ts';
 
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;

@@ -1,5 +1,5 @@
-import type { ErrorCode, ErrorResponse, FieldIssue } from '@duet/shared';
-import { isQueryTimeout } from '@duet/shared/pg-pool';
+import type { ErrorCode, ErrorResponse, FieldIssue } from '@duet/contracts';
+import { isQueryTimeout } from '@duet/platform/pg-pool';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';

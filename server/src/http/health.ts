@@ -1,8 +1,8 @@
-import { checkReadiness } from '@duet/shared';
-import type { Readiness } from '@duet/shared';
+import { checkReadiness } from '@duet/platform/readiness';
+import type { Readiness } from '@duet/platform/readiness';
 import type { RequestHandler } from 'express';
-import { redisWritable } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { redisWritable } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Db } from '../infra/db.ts';
 
 /**

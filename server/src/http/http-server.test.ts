@@ -1,6 +1,6 @@
 import { createServer, request } from 'node:http';
 import type { Server } from 'node:http';
-import { listen } from '@duet/shared/listen';
+import { listen } from '@duet/platform/listen';
 import { describe, expect, it } from 'vitest';
 import { drainWithin } from './http-server.ts';
 

@@ -1,5 +1,5 @@
-import { LIMITS } from '@duet/shared';
-import type { ImageMimeType } from '@duet/shared';
+import { LIMITS } from '@duet/contracts';
+import type { ImageMimeType } from '@duet/contracts';
 import type { RequestHandler } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
 import multer from 'multer';

@@ -1,8 +1,8 @@
-import { createPool } from '@duet/shared/pg-pool';
-import type { Db } from '@duet/shared/pg-pool';
+import { createPool } from '@duet/platform/pg-pool';
+import type { Db } from '@duet/platform/pg-pool';
 
-export type { Db, DbClient } from '@duet/shared/pg-pool';
-export { withTransaction } from '@duet/shared/pg-pool';
+export type { Db, DbClient } from '@duet/platform/pg-pool';
+export { withTransaction } from '@duet/platform/pg-pool';
 
 /**
  * A pool of at most `max` connections (`createPool`). A request waits at most 10 s for a free

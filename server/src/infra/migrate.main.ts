@@ -1,4 +1,4 @@
-import { parseEnv, ZInfraEnvSchema } from '@duet/shared';
+import { parseEnv, ZInfraEnvSchema } from '@duet/platform/env';
 import { migrate } from './migrate.ts';
 
 const env = parseEnv(ZInfraEnvSchema, process.env);

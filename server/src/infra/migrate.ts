@@ -1,26 +1,11 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { MIGRATIONS_DIR } from '@duet/platform/migrations';
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
-
 /** How migrations' connections are named in `pg_stat_activity`. */
 const APPLICATION_NAME = 'duet-migrate';
-
-/**
- * The names node-pg-migrate records in `pgmigrations` for every migration file (the file name
- * without its extension): the database is up to date when it lists them all.
- */
-export function migrationNames(dir: string = MIGRATIONS_DIR): string[] {
-  return readdirSync(dir)
-    .filter((f) => !f.startsWith('.'))
-    .map((f) => path.parse(f).name)
-    .sort();
-}
 
 /**
  * One connection for the migrations. A connection PostgreSQL drops between two statements must

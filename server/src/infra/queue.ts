@@ -1,5 +1,5 @@
-import { BATTLE_JOB_OPTIONS, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB } from '@duet/shared';
-import type { RunBattleJob } from '@duet/shared';
+import { BATTLE_JOB_OPTIONS, BATTLE_QUEUE, bullPrefix, RUN_BATTLE_JOB } from '@duet/contracts';
+import type { RunBattleJob } from '@duet/contracts';
 import { Queue } from 'bullmq';
 import type { RedisClient } from './redis.ts';
 import { isCluster } from './redis.ts';

@@ -1,8 +1,8 @@
-import { createRedisConnection } from '@duet/shared/redis-connection';
-import type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
+import { createRedisConnection } from '@duet/platform/redis-connection';
+import type { RedisClient, RedisTarget } from '@duet/platform/redis-connection';
 
-export type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
-export { connectionNameOf, isCluster, redisReady, waitForRedis } from '@duet/shared/redis-connection';
+export type { RedisClient, RedisTarget } from '@duet/platform/redis-connection';
+export { connectionNameOf, isCluster, redisReady, waitForRedis } from '@duet/platform/redis-connection';
 
 /**
  * Opens a Redis connection (one server, or the cluster the target names). By default as BullMQ

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { battleOfRoom, isToolRoom } from '@duet/shared';
+import { battleOfRoom, isToolRoom } from '@duet/contracts';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -8,8 +8,8 @@ import type { Db } from '../infra/db.ts';
 import { isCluster, within } from '../infra/redis.ts';
 import type { RedisClient } from '../infra/redis.ts';
 import type { DuetIo } from '../realtime/socket.ts';
-import { dbPoolGauges } from '@duet/shared/pool-metrics';
-import { unhandledRejectionsCounter } from '@duet/shared/process-lifecycle';
+import { dbPoolGauges } from '@duet/platform/pool-metrics';
+import { unhandledRejectionsCounter } from '@duet/platform/process-lifecycle';
 
 /** Queue states worth watching: a growing `waiting` or `failed` is what operators act on. */
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;

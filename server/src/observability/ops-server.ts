@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { errorHandler, notFoundHandler } from '../http/errors.ts';
 import { liveness } from '../http/health.ts';
-import { listen } from '@duet/shared/listen';
+import { listen } from '@duet/platform/listen';
 
 export interface OpsServer {
   /** e.g. `http://127.0.0.1:9465`. */

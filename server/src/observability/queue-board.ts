@@ -1,11 +1,11 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { ALL_QUEUES, bullPrefix } from '@duet/shared';
+import { ALL_QUEUES, bullPrefix } from '@duet/contracts';
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
-import { isCluster } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { isCluster } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 
 export interface QueueViews {

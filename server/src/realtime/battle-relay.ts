@@ -1,7 +1,7 @@
-import { battleOfRoom, battleRoom, concealStats, ZJoinBattleSchema, ZLiveMessageSchema } from '@duet/shared';
-import type { BattleEvent, LiveEvent, RedisKeys } from '@duet/shared';
-import { isCluster } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { battleOfRoom, battleRoom, concealStats, ZJoinBattleSchema, ZLiveMessageSchema } from '@duet/contracts';
+import type { BattleEvent, LiveEvent, RedisKeys } from '@duet/contracts';
+import { isCluster } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DuetIo } from './socket.ts';

@@ -1,5 +1,5 @@
-import { battleOfRoom } from '@duet/shared';
-import { oneAtATime } from '@duet/shared/one-at-a-time';
+import { battleOfRoom } from '@duet/contracts';
+import { oneAtATime } from '@duet/platform/one-at-a-time';
 import type { Logger } from 'pino';
 import type { BattleQueue } from '../infra/queue.ts';
 import type { DuetIo } from './socket.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { battleOfRoom, isToolRoom } from '@duet/shared';
-import type { Ack } from '@duet/shared';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { battleOfRoom, isToolRoom } from '@duet/contracts';
+import type { Ack } from '@duet/contracts';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import proxyaddr from 'proxy-addr';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Socket } from 'socket.io';

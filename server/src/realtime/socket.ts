@@ -1,16 +1,9 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
-import {
-  battleRoom,
-  toolRoom,
-  ZCancelBattleSchema,
-  ZJoinBattleSchema,
-  ZWatchToolSchema,
-  findTool,
-} from '@duet/shared';
-import type { BattleMode, BattleSnapshot, ClientToServerEvents, RedisKeys, ServerToClientEvents } from '@duet/shared';
+import { battleRoom, toolRoom, ZCancelBattleSchema, ZJoinBattleSchema, ZWatchToolSchema, findTool } from '@duet/contracts';
+import type { BattleMode, BattleSnapshot, ClientToServerEvents, RedisKeys, ServerToClientEvents } from '@duet/contracts';
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
-import { isCluster } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { isCluster } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { Server } from 'socket.io';

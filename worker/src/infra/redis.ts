@@ -1,8 +1,8 @@
-import { createRedisConnection } from '@duet/shared/redis-connection';
-import type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
+import { createRedisConnection } from '@duet/platform/redis-connection';
+import type { RedisClient, RedisTarget } from '@duet/platform/redis-connection';
 
-export type { RedisClient, RedisTarget } from '@duet/shared/redis-connection';
-export { isCluster, redisReady, waitForRedis } from '@duet/shared/redis-connection';
+export type { RedisClient, RedisTarget } from '@duet/platform/redis-connection';
+export { isCluster, redisReady, waitForRedis } from '@duet/platform/redis-connection';
 
 /**
  * A Redis connection (one server, or the cluster the target names). By default as BullMQ wants

@@ -1,5 +1,5 @@
-import type { Leaderboard, RedisKeys } from '@duet/shared';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { Leaderboard, RedisKeys } from '@duet/contracts';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Db } from '../infra/db.ts';
 import { countedCells, databaseNow, foldCountedVotes, storedSpeeds, writeSnapshots } from '../store/leaderboard.repo.ts';
 import { plainLeaderboardsOf, SCOPES, snapshotsOf } from './leaderboard-boards.ts';

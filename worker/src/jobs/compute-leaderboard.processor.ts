@@ -5,8 +5,9 @@
  * settings from its own environment, once, and opens its own connections for each run.
  */
 import { getPriority, setPriority } from 'node:os';
-import { COMPUTE_STYLE_LEADERBOARD_JOB, parseEnv, redisKeys, ZInfraEnvSchema } from '@duet/shared';
-import type { LeaderboardControl } from '@duet/shared';
+import { COMPUTE_STYLE_LEADERBOARD_JOB, redisKeys } from '@duet/contracts';
+import { parseEnv, ZInfraEnvSchema } from '@duet/platform/env';
+import type { LeaderboardControl } from '@duet/contracts';
 import type { SandboxedJob } from 'bullmq';
 import { z } from 'zod';
 import { createDb } from '../infra/db.ts';

@@ -1,5 +1,6 @@
-import { bootstrapIntervals, mulberry32, TOOLS } from '@duet/shared';
-import type { ComparisonCell } from '@duet/shared';
+import { TOOLS } from '@duet/contracts';
+import { bootstrapIntervals, mulberry32 } from '@duet/ratings/ratings';
+import type { ComparisonCell } from '@duet/ratings/ratings';
 import { describe, expect, it } from 'vitest';
 import type { CountedRow } from '../store/leaderboard.repo.ts';
 import { plainLeaderboardsOf } from './leaderboard-boards.ts';

@@ -1,25 +1,9 @@
-import {
-  bootstrapIntervals,
-  boardScope,
-  CATEGORY_MIN_VOTES,
-  LEADERBOARD_CATEGORIES,
-  NO_SPEED,
-  rankModels,
-  styleControlledIntervals,
-  TOOLS,
-} from '@duet/shared';
-import type {
-  BoardId,
-  ComparisonCell,
-  Leaderboard,
-  LeaderboardCategory,
-  LeaderboardModel,
-  LeaderboardPair,
-  ModelFamily,
-  ModelSpeed,
-  RatingInterval,
-  StyledComparison,
-} from '@duet/shared';
+import { boardScope, CATEGORY_MIN_VOTES, LEADERBOARD_CATEGORIES, NO_SPEED, TOOLS } from '@duet/contracts';
+import { bootstrapIntervals, rankModels } from '@duet/ratings/ratings';
+import { styleControlledIntervals } from '@duet/ratings/style-control';
+import type { BoardId, Leaderboard, LeaderboardCategory, LeaderboardModel, LeaderboardPair, ModelFamily, ModelSpeed } from '@duet/contracts';
+import type { ComparisonCell, RatingInterval } from '@duet/ratings/ratings';
+import type { StyledComparison } from '@duet/ratings/style-control';
 import type { CountedRow, SnapshotRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
 
 /** What one refit read: the counted votes grouped, one by one with their styles (null: no style control), and the answers' speed. */

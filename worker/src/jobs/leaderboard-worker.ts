@@ -1,6 +1,6 @@
-import { LEADERBOARD_QUEUE } from '@duet/shared';
+import { LEADERBOARD_QUEUE } from '@duet/contracts';
 import { Worker } from 'bullmq';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import type { RefitEnv, RefitJobResult } from './compute-leaderboard.processor.ts';
 

@@ -1,5 +1,5 @@
-import { findTool, SIDES } from '@duet/shared';
-import type { ModelSpec, Side } from '@duet/shared';
+import { findTool, SIDES } from '@duet/contracts';
+import type { ModelSpec, Side } from '@duet/contracts';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
 import { contentTexts } from '../moderation/moderation.ts';

@@ -1,4 +1,4 @@
-import type { BattleEvent } from '@duet/shared';
+import type { BattleEvent } from '@duet/contracts';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, ModelProvider, StreamChunk } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';

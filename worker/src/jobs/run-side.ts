@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AnswerStats, BattleEvent, FinishReason, Side, SideErrorCode } from '@duet/shared';
+import type { AnswerStats, BattleEvent, FinishReason, Side, SideErrorCode } from '@duet/contracts';
 import type { ChatRequest, ModelProvider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';
 import type { DeltaClock } from './delta-clock.ts';

@@ -1,7 +1,7 @@
-import { BATTLE_JOB_OPTIONS, RUN_BATTLE_JOB } from '@duet/shared';
-import type { RedisKeys, RunBattleJob } from '@duet/shared';
+import { BATTLE_JOB_OPTIONS, RUN_BATTLE_JOB } from '@duet/contracts';
+import type { RedisKeys, RunBattleJob } from '@duet/contracts';
 import type { Queue } from 'bullmq';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
 import * as repo from '../store/battle.repo.ts';

@@ -1,5 +1,5 @@
-import type { RedisKeys } from '@duet/shared';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisKeys } from '@duet/contracts';
+import type { RedisClient } from '@duet/platform/redis-connection';
 
 /** Keeps the lease while it is ours; takes it back if Redis lost it (a restart); 0 if another worker has it. */
 const RENEW = `local v = redis.call('GET', KEYS[1])

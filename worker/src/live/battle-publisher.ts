@@ -1,7 +1,7 @@
-import { applySideEvent, emptySide, parseStreamEntries, STREAM_FIELD } from '@duet/shared';
-import type { BattleEvent, BattleEventOf, RedisKeys, Side } from '@duet/shared';
-import { isCluster } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { applySideEvent, emptySide, parseStreamEntries, STREAM_FIELD } from '@duet/contracts';
+import type { BattleEvent, BattleEventOf, RedisKeys, Side } from '@duet/contracts';
+import { isCluster } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import { retrying } from '../infra/retry.ts';
 
 /** What earlier attempts left in a battle's stream for one side. */

@@ -1,4 +1,4 @@
-import type { BattleInputs, ImageMimeType, Side } from '@duet/shared';
+import type { BattleInputs, ImageMimeType, Side } from '@duet/contracts';
 import type { Db } from '../infra/db.ts';
 import type { ModerationVerdict } from './moderator.ts';
 

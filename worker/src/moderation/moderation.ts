@@ -1,7 +1,7 @@
-import { MODERATION_QUEUE } from '@duet/shared';
-import { HISTORY_CACHE_TTL_MS } from '@duet/shared/history-version';
+import { MODERATION_QUEUE } from '@duet/contracts';
+import { HISTORY_CACHE_TTL_MS } from '@duet/platform/history-version';
 import { Queue, Worker } from 'bullmq';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import type { ModerationConfig } from '../config.ts';
 import type { Db } from '../infra/db.ts';

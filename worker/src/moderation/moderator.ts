@@ -1,4 +1,4 @@
-import type { ImageMimeType } from '@duet/shared';
+import type { ImageMimeType } from '@duet/contracts';
 
 /** What is checked of one battle: the visitor's question and inputs, both answers, and its image. */
 export interface ModerationContent {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TOOLS } from '@duet/shared';
-import type { BattleInputs, Language } from '@duet/shared';
+import { TOOLS } from '@duet/contracts';
+import type { BattleInputs, Language } from '@duet/contracts';
 import { demoAnswer } from '../providers/demo/index.ts';
 import { createWordListMatcher, createWordListModerator, normalize, parseWordList } from './word-list-moderator.ts';
 

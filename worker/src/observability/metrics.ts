@@ -1,13 +1,13 @@
-import { ALL_QUEUES, bullPrefix } from '@duet/shared';
+import { ALL_QUEUES, bullPrefix } from '@duet/contracts';
 import { Queue } from 'bullmq';
-import { isCluster } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { isCluster } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../infra/db.ts';
 import type { SideResult } from '../jobs/run-side.ts';
-import { dbPoolGauges } from '@duet/shared/pool-metrics';
-import { unhandledRejectionsCounter } from '@duet/shared/process-lifecycle';
+import { dbPoolGauges } from '@duet/platform/pool-metrics';
+import { unhandledRejectionsCounter } from '@duet/platform/process-lifecycle';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 

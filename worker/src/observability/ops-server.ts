@@ -1,24 +1,12 @@
-import { readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { checkReadiness } from '@duet/shared';
-import { redisWritable } from '@duet/shared/redis-connection';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { migrationNames } from '@duet/platform/migrations';
+import { checkReadiness } from '@duet/platform/readiness';
+import { redisWritable } from '@duet/platform/redis-connection';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Db } from '../infra/db.ts';
-import { listen } from '@duet/shared/listen';
-
-/** The gateway applies the migrations (server/migrations); the worker only needs them applied. */
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../../server/migrations', import.meta.url));
-
-/** The names node-pg-migrate records for each migration file (the file name without extension). */
-export const migrationNames = (dir: string = MIGRATIONS_DIR): string[] =>
-  readdirSync(dir)
-    .filter((f) => !f.startsWith('.'))
-    .map((f) => path.parse(f).name)
-    .sort();
+import { listen } from '@duet/platform/listen';
 
 export interface OpsServer {
   /** e.g. `http://127.0.0.1:9464`. */

@@ -1,5 +1,5 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
-import type { FinishReason, ModelSpec } from '@duet/shared';
+import type { FinishReason, ModelSpec } from '@duet/contracts';
 import { classifySdkError, finishOf } from './provider.ts';
 import { streamFetch } from './stream-fetch.ts';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';

@@ -1,4 +1,4 @@
-import type { ModelSpec } from '@duet/shared';
+import type { ModelSpec } from '@duet/contracts';
 import { createAnthropicProvider } from './anthropic.ts';
 import { createDemoProvider } from './demo/index.ts';
 import { createOpenAIProvider } from './openai.ts';

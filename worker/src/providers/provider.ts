@@ -1,4 +1,4 @@
-import type { BattleInputs, FinishReason, ImageMimeType, Language, ModelSpec, SideErrorCode } from '@duet/shared';
+import type { BattleInputs, FinishReason, ImageMimeType, Language, ModelSpec, SideErrorCode } from '@duet/contracts';
 
 /** One request to one model. */
 export interface ChatRequest {

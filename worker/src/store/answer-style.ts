@@ -1,5 +1,5 @@
-import { STYLE_FEATURES } from '@duet/shared';
-import type { StyleFeature } from '@duet/shared';
+import { STYLE_FEATURES } from '@duet/contracts';
+import type { StyleFeature } from '@duet/contracts';
 import type { Nodes } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 

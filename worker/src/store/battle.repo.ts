@@ -1,5 +1,5 @@
-import type { AnswerStats, BattleInputs, ImageMimeType, Language, Side } from '@duet/shared';
-import { namesModel } from '@duet/shared/model-names';
+import type { AnswerStats, BattleInputs, ImageMimeType, Language, Side } from '@duet/contracts';
+import { namesModel } from '@duet/contracts/model-names';
 import type { Db } from '../infra/db.ts';
 import { answerStyle } from './answer-style.ts';
 

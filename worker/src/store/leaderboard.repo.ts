@@ -1,4 +1,4 @@
-import type { Language, LeaderboardControl, ModelFamily, ModelSpeed, Winner } from '@duet/shared';
+import type { Language, LeaderboardControl, ModelFamily, ModelSpeed, Winner } from '@duet/contracts';
 import type { Db } from '../infra/db.ts';
 import { withTransaction } from '../infra/db.ts';
 import { answerStyle } from './answer-style.ts';

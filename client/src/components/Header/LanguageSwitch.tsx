@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@duet/shared/limits';
+import { LANGUAGES } from '@duet/contracts/limits';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, currentLanguage } from '../../i18n/index.ts';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '@duet/shared/tools';
+import type { ToolDefinition } from '@duet/contracts/tools';
 import type { MouseEvent } from 'react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import type { WinRate } from '@duet/shared';
+import type { WinRate } from '@duet/contracts';
 import { useTranslation } from 'react-i18next';
 import { winRateFormatter } from './win-rate-figures.ts';
 import './WinRates.css';

@@ -1,4 +1,4 @@
-import type { WinRate } from '@duet/shared';
+import type { WinRate } from '@duet/contracts';
 import { describe, expect, it } from 'vitest';
 import { winRateFormatter } from './win-rate-figures.ts';
 

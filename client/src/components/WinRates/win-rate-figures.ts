@@ -1,4 +1,4 @@
-import type { WinRate } from '@duet/shared';
+import type { WinRate } from '@duet/contracts';
 
 /** One model's win rate as the bar shows it. */
 export interface WinRateFigures {

@@ -1,4 +1,4 @@
-import type { HistoryEntry as Entry, Side } from '@duet/shared';
+import type { HistoryEntry as Entry, Side } from '@duet/contracts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyMarkdown as Markdown } from '../../components/Markdown/LazyMarkdown.tsx';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '@duet/shared/tools';
+import type { ToolDefinition } from '@duet/contracts/tools';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

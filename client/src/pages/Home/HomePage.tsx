@@ -1,4 +1,4 @@
-import { TOOLS } from '@duet/shared/catalog';
+import { TOOLS } from '@duet/contracts/catalog';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ToolCard } from '../../components/ToolCard/ToolCard.tsx';

@@ -1,5 +1,5 @@
-import { LEADERBOARD_CATEGORIES, LEADERBOARD_CONTROLS } from '@duet/shared/schemas/leaderboard.schema';
-import type { LeaderboardCategory, LeaderboardControl } from '@duet/shared';
+import { LEADERBOARD_CATEGORIES, LEADERBOARD_CONTROLS } from '@duet/contracts/schemas/leaderboard.schema';
+import type { LeaderboardCategory, LeaderboardControl } from '@duet/contracts';
 import { useTranslation } from 'react-i18next';
 
 interface BoardControlsProps {

@@ -1,6 +1,6 @@
-import { findTool, TOOLS } from '@duet/shared/catalog';
-import { LEADERBOARD_CATEGORIES } from '@duet/shared/schemas/leaderboard.schema';
-import type { Leaderboard, LeaderboardCategory, LeaderboardControl } from '@duet/shared';
+import { findTool, TOOLS } from '@duet/contracts/catalog';
+import { LEADERBOARD_CATEGORIES } from '@duet/contracts/schemas/leaderboard.schema';
+import type { Leaderboard, LeaderboardCategory, LeaderboardControl } from '@duet/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';

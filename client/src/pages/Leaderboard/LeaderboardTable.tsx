@@ -1,4 +1,4 @@
-import type { LeaderboardModel } from '@duet/shared';
+import type { LeaderboardModel } from '@duet/contracts';
 import type { ReactNode } from 'react';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import type { Leaderboard } from '@duet/shared';
+import type { Leaderboard } from '@duet/contracts';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 

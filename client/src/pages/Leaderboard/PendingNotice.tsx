@@ -1,4 +1,4 @@
-import type { Leaderboard } from '@duet/shared';
+import type { Leaderboard } from '@duet/contracts';
 import { useTranslation } from 'react-i18next';
 
 /** "N counted votes wait for the next update, in about 40 seconds": shown whenever votes are pending. */

@@ -1,4 +1,4 @@
-import type { LeaderboardHistory } from '@duet/shared';
+import type { LeaderboardHistory } from '@duet/contracts';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 

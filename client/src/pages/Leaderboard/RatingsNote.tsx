@@ -1,4 +1,4 @@
-import { CATEGORY_MIN_VOTES } from '@duet/shared/schemas/leaderboard.schema';
+import { CATEGORY_MIN_VOTES } from '@duet/contracts/schemas/leaderboard.schema';
 import { useTranslation } from 'react-i18next';
 
 const POINTS = ['blind', 'model', 'half', 'interval', 'rank', 'winRate', 'style', 'category'] as const;

@@ -1,5 +1,5 @@
-import type { ShownStats, Side } from '@duet/shared';
-import type { SideView } from '@duet/shared/live';
+import type { ShownStats, Side } from '@duet/contracts';
+import type { SideView } from '@duet/contracts/live';
 import { useTranslation } from 'react-i18next';
 import { LazyMarkdown as Markdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { sideErrorMessage, sideLabel } from './messages.ts';

@@ -1,4 +1,4 @@
-import { LIMITS } from '@duet/shared/limits';
+import { LIMITS } from '@duet/contracts/limits';
 import { useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,7 @@
-import type { CreateBattleRequest } from '@duet/shared';
-import { LANGUAGES, LIMITS } from '@duet/shared/limits';
-import type { Language } from '@duet/shared/limits';
-import type { ToolDefinition } from '@duet/shared/tools';
+import type { CreateBattleRequest } from '@duet/contracts';
+import { LANGUAGES, LIMITS } from '@duet/contracts/limits';
+import type { Language } from '@duet/contracts/limits';
+import type { ToolDefinition } from '@duet/contracts/tools';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

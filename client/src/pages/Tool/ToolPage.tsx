@@ -1,7 +1,7 @@
-import type { AnswerStats, CreateBattleRequest, CreateBattleResponse, Winner } from '@duet/shared';
-import type { SideView } from '@duet/shared/live';
-import { sideEnded } from '@duet/shared/live';
-import type { ToolDefinition } from '@duet/shared/tools';
+import type { AnswerStats, CreateBattleRequest, CreateBattleResponse, Winner } from '@duet/contracts';
+import type { SideView } from '@duet/contracts/live';
+import { sideEnded } from '@duet/contracts/live';
+import type { ToolDefinition } from '@duet/contracts/tools';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

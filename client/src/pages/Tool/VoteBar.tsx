@@ -1,4 +1,4 @@
-import type { Winner } from '@duet/shared';
+import type { Winner } from '@duet/contracts';
 import { useTranslation } from 'react-i18next';
 
 /** The four choices, in the order they read left to right: A, tie, both bad, B. */

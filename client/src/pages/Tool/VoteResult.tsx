@@ -1,4 +1,4 @@
-import type { Side, VoteResponse } from '@duet/shared';
+import type { Side, VoteResponse } from '@duet/contracts';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';

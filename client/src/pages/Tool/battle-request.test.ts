@@ -1,5 +1,5 @@
-import { findTool } from '@duet/shared/catalog';
-import type { ToolDefinition } from '@duet/shared/tools';
+import { findTool } from '@duet/contracts/catalog';
+import type { ToolDefinition } from '@duet/contracts/tools';
 import { describe, expect, it } from 'vitest';
 import { requestFromDraft } from './battle-request.ts';
 import type { Draft } from './tool-draft.ts';

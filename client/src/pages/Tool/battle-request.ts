@@ -1,6 +1,6 @@
-import type { BattleInputs, CreateBattleRequest } from '@duet/shared';
-import type { Language } from '@duet/shared/limits';
-import type { ToolDefinition } from '@duet/shared/tools';
+import type { BattleInputs, CreateBattleRequest } from '@duet/contracts';
+import type { Language } from '@duet/contracts/limits';
+import type { ToolDefinition } from '@duet/contracts/tools';
 import type { Draft, InputField } from './tool-draft.ts';
 import { INPUT_FIELDS } from './tool-draft.ts';
 

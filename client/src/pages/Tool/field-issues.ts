@@ -1,6 +1,6 @@
-import type { CreateBattleRequest, FieldIssue } from '@duet/shared';
-import type { ToolDefinition } from '@duet/shared/tools';
-import { checkToolFields } from '@duet/shared/validate';
+import type { CreateBattleRequest, FieldIssue } from '@duet/contracts';
+import type { ToolDefinition } from '@duet/contracts/tools';
+import { checkToolFields } from '@duet/contracts/validate';
 import { textFieldKeys } from './text-field.ts';
 import type { InputField } from './tool-draft.ts';
 import { INPUT_FIELDS } from './tool-draft.ts';

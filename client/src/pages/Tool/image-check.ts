@@ -1,5 +1,5 @@
-import { LIMITS } from '@duet/shared/limits';
-import type { ImageMimeType } from '@duet/shared/limits';
+import { LIMITS } from '@duet/contracts/limits';
+import type { ImageMimeType } from '@duet/contracts/limits';
 
 export type ImageProblem = 'unsupported_image_type' | 'image_too_large' | 'image_empty';
 

@@ -1,6 +1,6 @@
-import { ERROR_CODES, SIDE_ERROR_CODES } from '@duet/shared';
-import type { SideErrorCode } from '@duet/shared';
-import { BLIND_LABELS } from '@duet/shared/schemas/battle.schema';
+import { ERROR_CODES, SIDE_ERROR_CODES } from '@duet/contracts';
+import type { SideErrorCode } from '@duet/contracts';
+import { BLIND_LABELS } from '@duet/contracts/schemas/battle.schema';
 import { createInstance } from 'i18next';
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-import type { ErrorCode, SideErrorCode } from '@duet/shared';
-import type { QueuePlace } from '@duet/shared/socket-events';
-import { BLIND_LABELS } from '@duet/shared/schemas/battle.schema';
+import type { ErrorCode, SideErrorCode } from '@duet/contracts';
+import type { QueuePlace } from '@duet/contracts/socket-events';
+import { BLIND_LABELS } from '@duet/contracts/schemas/battle.schema';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/http.ts';
 

@@ -1,4 +1,4 @@
-import { TOOLS } from '@duet/shared/catalog';
+import { TOOLS } from '@duet/contracts/catalog';
 import { describe, expect, it } from 'vitest';
 import en from '../../i18n/locales/en/battle.json';
 import ko from '../../i18n/locales/ko/battle.json';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '@duet/shared/tools';
+import type { ToolDefinition } from '@duet/contracts/tools';
 
 /** What a tool's free-text field asks for: a question, or for the word chain a single word. */
 export type TextKind = 'question' | 'word';

@@ -1,6 +1,6 @@
-import { LANGUAGES, LIMITS } from '@duet/shared/limits';
-import type { Language } from '@duet/shared/limits';
-import { ZBattleInputsSchema } from '@duet/shared/schemas/inputs.schema';
+import { LANGUAGES, LIMITS } from '@duet/contracts/limits';
+import type { Language } from '@duet/contracts/limits';
+import { ZBattleInputsSchema } from '@duet/contracts/schemas/inputs.schema';
 
 /** The tool inputs a form can hold, named as the shared schema names them. */
 export const INPUT_FIELDS = ZBattleInputsSchema.keyof().options;

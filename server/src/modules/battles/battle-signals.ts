@@ -1,6 +1,6 @@
-import { parseStreamEntries } from '@duet/shared';
-import type { BattleEvent, RedisKeys } from '@duet/shared';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { parseStreamEntries } from '@duet/contracts';
+import type { BattleEvent, RedisKeys } from '@duet/contracts';
+import type { RedisClient } from '@duet/platform/redis-connection';
 
 /** How long a battle's cancel flag outlives the request (a queued battle is checked when it starts). */
 const CANCEL_FLAG_SECONDS = 24 * 3600;

@@ -1,5 +1,5 @@
-import { applySideEvent, BLIND_LABELS, concealStats, emptySide, SIDES, sideEnded, ZSideErrorCodeSchema } from '@duet/shared';
-import type { BattleEvent, BattleSnapshot, SideView } from '@duet/shared';
+import { applySideEvent, BLIND_LABELS, concealStats, emptySide, SIDES, sideEnded, ZSideErrorCodeSchema } from '@duet/contracts';
+import type { BattleEvent, BattleSnapshot, SideView } from '@duet/contracts';
 import type { BattleRow, StoredAnswer } from './battle.repo.ts';
 import { statsOf } from './battle.repo.ts';
 

@@ -1,5 +1,5 @@
-import type { AnswerStats, BattleInputs, BattleMode, ImageMimeType, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/shared';
-import { namesModel } from '@duet/shared/model-names';
+import type { AnswerStats, BattleInputs, BattleMode, ImageMimeType, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/contracts';
+import { namesModel } from '@duet/contracts/model-names';
 import type { Db, DbClient } from '../../infra/db.ts';
 import type { CounterDelta, StoredCounters } from '../stats/stats.service.ts';
 

@@ -1,4 +1,4 @@
-import { ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/shared';
+import { ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';

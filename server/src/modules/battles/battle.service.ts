@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { BLIND_LABELS, checkToolFields, drawPair, findTool } from '@duet/shared';
-import type {
-  BattleMode,
-  BattleSnapshot,
-  CreateBattleRequest,
-  CreateBattleResponse,
-  ImageMimeType,
-  ModelSpec,
-  Side,
-  VoteRequest,
-  VoteResponse,
-} from '@duet/shared';
+import { BLIND_LABELS, checkToolFields, findTool } from '@duet/contracts';
+import { drawPair } from '@duet/platform/roster-settings';
+import type { BattleMode, BattleSnapshot, CreateBattleRequest, CreateBattleResponse, ImageMimeType, ModelSpec, Side, VoteRequest, VoteResponse } from '@duet/contracts';
 import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';

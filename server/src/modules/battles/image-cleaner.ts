@@ -1,4 +1,4 @@
-import type { ImageMimeType } from '@duet/shared';
+import type { ImageMimeType } from '@duet/contracts';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';

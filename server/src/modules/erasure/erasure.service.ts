@@ -1,5 +1,5 @@
-import type { RedisKeys } from '@duet/shared';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisKeys } from '@duet/contracts';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import type { Db } from '../../infra/db.ts';
 import { withTransaction } from '../../infra/db.ts';

@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { maskPii, maskPiiDeep } from '@duet/shared/pii';
+import { maskPii, maskPiiDeep } from '@duet/contracts/pii';
 import { stringify } from 'csv-stringify';
 import { AppError } from '../../http/errors.ts';
 import type { Db } from '../../infra/db.ts';

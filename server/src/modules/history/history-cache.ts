@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { RedisKeys } from '@duet/shared';
-import { freshHistoryVersion, HISTORY_CACHE_TTL_MS } from '@duet/shared/history-version';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisKeys } from '@duet/contracts';
+import { freshHistoryVersion, HISTORY_CACHE_TTL_MS } from '@duet/platform/history-version';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { BROTLI_QUALITY, GZIP_LEVEL } from '../../http/response-compression.ts';
@@ -33,7 +33,7 @@ export interface HistoryCache {
 
 /**
  * Rendered history pages, kept in this gateway's memory under the tool's history version in Redis
- * (`@duet/shared/history-version`). A campaign's visitors read the same first pages over and over,
+ * (`@duet/platform/history-version`). A campaign's visitors read the same first pages over and over,
  * and a page of answers costs the gateway ~1.8 ms of CPU to render (the rows, the personal-data
  * masks, the JSON) and compress; a page served from here costs one Redis `GET`, and its
  * compressed bytes are sent as they were made for the first reader.

@@ -1,6 +1,6 @@
-import type { RedisKeys } from '@duet/shared';
-import { HISTORY_CACHE_TTL_MS, raiseHistoryVersions } from '@duet/shared/history-version';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import type { RedisKeys } from '@duet/contracts';
+import { HISTORY_CACHE_TTL_MS, raiseHistoryVersions } from '@duet/platform/history-version';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
 import type { HistoryCache } from './history-cache.ts';
@@ -18,7 +18,7 @@ export interface HistoryChanges {
 }
 
 /**
- * The gateway's side of the history versions (`@duet/shared/history-version`). The cache is told of
+ * The gateway's side of the history versions (`@duet/platform/history-version`). The cache is told of
  * each raise as the change is made, so this gateway's reads of the tool wait for it; a raise that
  * fails (Redis refusing writes, away) makes this gateway render the tool's pages for their
  * time-to-live (`HistoryCache.raising`) and is logged once every 10 s, not once a vote.

@@ -1,4 +1,4 @@
-import type { AnswerStats, BattleInputs, HistoryEntry, Side, Winner } from '@duet/shared';
+import type { AnswerStats, BattleInputs, HistoryEntry, Side, Winner } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
 import { sidesOf } from '../battles/battle.repo.ts';
 import type { RawSides } from '../battles/battle.repo.ts';

@@ -1,4 +1,4 @@
-import { PRODUCT, ZHistoryQuerySchema } from '@duet/shared';
+import { PRODUCT, ZHistoryQuerySchema } from '@duet/contracts';
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import { AppError, parseOr400 } from '../../http/errors.ts';

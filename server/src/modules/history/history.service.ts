@@ -1,6 +1,6 @@
-import { findTool } from '@duet/shared';
-import type { HistoryEntry, HistoryResponse, SpecHistoryResponse } from '@duet/shared';
-import { maskPii, maskPiiDeep } from '@duet/shared/pii';
+import { findTool } from '@duet/contracts';
+import type { HistoryEntry, HistoryResponse, SpecHistoryResponse } from '@duet/contracts';
+import { maskPii, maskPiiDeep } from '@duet/contracts/pii';
 import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';

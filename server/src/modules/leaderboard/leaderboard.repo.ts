@@ -1,4 +1,4 @@
-import type { LeaderboardControl, LeaderboardHistory } from '@duet/shared';
+import type { LeaderboardControl, LeaderboardHistory } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
 
 /** Which counted votes a board covers: all of them, one tool's, one language's or one kind's. */

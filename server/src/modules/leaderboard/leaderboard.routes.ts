@@ -1,5 +1,5 @@
-import { findTool, ZLeaderboardHistoryQuerySchema, ZLeaderboardQuerySchema } from '@duet/shared';
-import type { BoardId, LeaderboardQuery } from '@duet/shared';
+import { findTool, ZLeaderboardHistoryQuerySchema, ZLeaderboardQuerySchema } from '@duet/contracts';
+import type { BoardId, LeaderboardQuery } from '@duet/contracts';
 import { Router } from 'express';
 import { AppError, parseOr400 } from '../../http/errors.ts';
 import type { LeaderboardService } from './leaderboard.service.ts';

@@ -1,6 +1,6 @@
-import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/shared';
-import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, RedisKeys } from '@duet/shared';
-import type { RedisClient } from '@duet/shared/redis-connection';
+import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/contracts';
+import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, RedisKeys } from '@duet/contracts';
+import type { RedisClient } from '@duet/platform/redis-connection';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
 import type { DuetBus } from '../../events/duet-events.ts';

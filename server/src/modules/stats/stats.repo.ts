@@ -1,4 +1,4 @@
-import type { ModelFamily } from '@duet/shared';
+import type { ModelFamily } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
 
 /** What a vote adds to one model's counters on one tool. */

@@ -1,5 +1,5 @@
-import type { ModelFamily, Side, WinRate, Winner } from '@duet/shared';
-import { wilsonInterval } from '@duet/shared/ratings';
+import type { ModelFamily, Side, WinRate, Winner } from '@duet/contracts';
+import { wilsonInterval } from '@duet/ratings/ratings';
 import type { Db } from '../../infra/db.ts';
 import * as repo from './stats.repo.ts';
 import type { CounterDelta, ModelStatsRow, StoredCounters } from './stats.repo.ts';

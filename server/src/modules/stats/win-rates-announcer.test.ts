@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { WinRate } from '@duet/shared';
+import type { WinRate } from '@duet/contracts';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DuetEvents } from '../../events/duet-events.ts';

@@ -1,5 +1,5 @@
-import { publicTools } from '@duet/shared';
-import type { Meta } from '@duet/shared';
+import { publicTools } from '@duet/contracts';
+import type { Meta } from '@duet/contracts';
 import { Router } from 'express';
 
 /** The activity catalog and what the client needs to know about this deployment. */

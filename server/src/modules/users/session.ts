@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '@duet/shared';
+import { AUTH_MESSAGES } from '@duet/contracts';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import type { Db } from '../../infra/db.ts';

@@ -1,5 +1,5 @@
-import { ZDeleteAccountRequestSchema, ZLoginRequestSchema, ZSignupRequestSchema } from '@duet/shared';
-import type { AuthConfig } from '@duet/shared';
+import { ZDeleteAccountRequestSchema, ZLoginRequestSchema, ZSignupRequestSchema } from '@duet/contracts';
+import type { AuthConfig } from '@duet/contracts';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import type { AccountsConfig } from '../../accounts-config.ts';

@@ -1,13 +1,5 @@
-import { AUTH_MESSAGES, AUTH_PROVIDER, SIGNUP_GIFTS } from '@duet/shared';
-import type {
-  DeleteAccountResponse,
-  LoginRequest,
-  LoginResponse,
-  ProfileResponse,
-  SignupRequest,
-  SignupResponse,
-  UserProfile,
-} from '@duet/shared';
+import { AUTH_MESSAGES, AUTH_PROVIDER, SIGNUP_GIFTS } from '@duet/contracts';
+import type { DeleteAccountResponse, LoginRequest, LoginResponse, ProfileResponse, SignupRequest, SignupResponse, UserProfile } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
 import { withTransaction } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';

@@ -1,4 +1,4 @@
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { ChatRequest } from '../provider.ts';
 import type { Persona } from './context.ts';
 import { createCtx } from './context.ts';

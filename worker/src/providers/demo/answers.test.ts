@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BattleInputs, Language } from '@duet/shared';
-import { TOOLS } from '@duet/shared';
+import type { BattleInputs, Language } from '@duet/contracts';
+import { TOOLS } from '@duet/contracts';
 import { demoAnswer } from './index.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { BattleInputs, Language } from '@duet/shared';
+import type { BattleInputs, Language } from '@duet/contracts';
 import type { ChatRequest } from '../provider.ts';
 
 /**

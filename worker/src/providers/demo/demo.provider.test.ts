@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BattleInputs, Language, ModelSpec } from '@duet/shared';
-import { DEMO_ROSTER } from '@duet/shared';
+import type { BattleInputs, Language, ModelSpec } from '@duet/contracts';
+import { DEMO_ROSTER } from '@duet/platform/roster-settings';
 import type { ChatRequest, StreamChunk } from '../provider.ts';
 import { createDemoProvider, demoAnswer } from './index.ts';
 

@@ -1,4 +1,4 @@
-import type { ModelSpec } from '@duet/shared';
+import type { ModelSpec } from '@duet/contracts';
 import type { ModelProvider } from '../provider.ts';
 import { demoAnswer } from './answer.ts';
 import { seedOf } from './context.ts';

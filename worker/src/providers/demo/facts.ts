@@ -2,7 +2,7 @@
  * The small store of facts the demo models can answer from: capitals and common quiz facts, in
  * both languages. A question part that matches none of them gets an honest “I can't look this up”.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Bi } from './context.ts';
 import { jo } from './korean.ts';
 

@@ -2,7 +2,7 @@
  * Answers what can be checked in a question, part by part: calculations are worked out, known
  * facts looked up, and anything else is marked unknown so the models say so instead of guessing.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Calculation } from './arithmetic.ts';
 import { findCalculations } from './arithmetic.ts';
 import type { Fact } from './facts.ts';

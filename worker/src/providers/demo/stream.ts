@@ -1,4 +1,4 @@
-import type { FinishReason } from '@duet/shared';
+import type { FinishReason } from '@duet/contracts';
 import type { ChatRequest, StreamChunk } from '../provider.ts';
 
 /** Splits an answer into stream chunks of a word or a few characters; they concatenate back exactly. */

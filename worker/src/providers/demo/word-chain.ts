@@ -2,7 +2,7 @@
  * The word-chain game (끝말잇기): the demo models' word lists and one move of the game. Korean
  * follows 두음법칙 (a word ending in 력 may be answered with 역…); English chains on the last letter.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import { dueum, isHangul } from './korean.ts';
 
 /** A word the demo models know, with a one-line meaning. */

@@ -3,7 +3,7 @@
  * facts, the formula and the journal entry; Sonnet walks through a year-by-year schedule, which
  * doubles as a check (the book value ends at the residual value).
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Ctx, ToolWriters } from '../context.ts';
 import { jo } from '../korean.ts';
 import type { Depreciation, Vat } from '../ledger.ts';

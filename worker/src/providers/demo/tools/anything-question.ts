@@ -3,7 +3,7 @@
  * points; sonnet: an example you can try, then the explanation); calculations and known facts are
  * answered; anything else gets a brief “I can't check this” and a way to find out.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Bi, Ctx, ToolWriters } from '../context.ts';
 import { formal, jo } from '../korean.ts';
 import { md, numbered } from '../markdown.ts';

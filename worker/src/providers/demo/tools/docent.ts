@@ -3,7 +3,7 @@
  * looking in five numbered steps; Sonnet teaches the same habits through famous paintings you can
  * compare against. Each draws its observations from its own half of the pools.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Ctx, ToolWriters } from '../context.ts';
 import { formal } from '../korean.ts';
 import { md, numbered } from '../markdown.ts';

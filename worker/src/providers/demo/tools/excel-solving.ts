@@ -4,7 +4,7 @@
  * walked through on the example. Example results are computed from the example data, so they are
  * always right.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Bi, Ctx, ToolWriters } from '../context.ts';
 import { jo, josa } from '../korean.ts';
 import { codeBlock, fmt, md, numbered, table } from '../markdown.ts';

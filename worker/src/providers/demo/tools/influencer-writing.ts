@@ -3,7 +3,7 @@
  * from it. Atlas drafts a hook, body, call to action and hashtags, then says why it works; Sonnet
  * writes the post as a small scene from a day, then suggests a real detail to add.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Ctx, ToolWriters } from '../context.ts';
 import { be, cap, isAdjective, isPlural, withArticle } from '../english.ts';
 import { jo } from '../korean.ts';

@@ -3,7 +3,7 @@
  * list per idea (hook, shots, caption, sound), Sonnet as short scenes told in prose, then which
  * one to film first and why.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Ctx, ToolWriters } from '../context.ts';
 import { cap, titleCase } from '../english.ts';
 import { jo } from '../korean.ts';

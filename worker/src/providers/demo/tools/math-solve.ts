@@ -4,7 +4,7 @@
  * uses the quadratic formula in numbered steps; Sonnet factors (or completes the square) and
  * explains why each move works.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Ctx, ToolWriters } from '../context.ts';
 import { findCalculation } from '../arithmetic.ts';
 import type { Equation } from '../equation.ts';

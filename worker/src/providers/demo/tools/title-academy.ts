@@ -3,7 +3,7 @@
  * Atlas lists five titles with a one-line reason each and picks one; Sonnet groups its own five
  * by the kind of joke and tells which crowd each suits. The two draw from different halves of the pool.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Ctx, ToolWriters } from '../context.ts';
 import { jo, josa } from '../korean.ts';
 import { md, numbered } from '../markdown.ts';

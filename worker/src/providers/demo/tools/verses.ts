@@ -3,7 +3,7 @@
  * with its article (“the lighthouse”, “something crunchy” for an adjective), in Korean with the
  * particle its last sound needs. Atlas and Sonnet draw from different halves of each bank.
  */
-import type { Language } from '@duet/shared';
+import type { Language } from '@duet/contracts';
 import type { Ctx } from '../context.ts';
 import { cap, isAdjective } from '../english.ts';
 import { jo } from '../korean.ts';

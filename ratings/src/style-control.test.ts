@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapIntervals, fitBradleyTerry, mulberry32 } from './ratings.ts';
 import type { Comparison } from './ratings.ts';
-import { normalizedDifference, STYLE_FEATURES, styleControlledIntervals } from './style-control.ts';
+import { STYLE_FEATURES } from '@duet/contracts/style-features';
+import { normalizedDifference, styleControlledIntervals } from './style-control.ts';
 import type { StyledComparison } from './style-control.ts';
 
 const TRUE_STRENGTH: Record<string, number> = { sage: 0.6, scholar: 0.3, clerk: 0, rambler: -0.3 };

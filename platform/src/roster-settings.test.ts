@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildRoster, DEMO_ROSTER, drawPair, ZModelEnvSchema, rosterSettingsFromEnv } from './roster.ts';
-import type { ModelSpec } from './roster.ts';
+import type { ModelSpec } from '@duet/contracts/roster';
+import { buildRoster, DEMO_ROSTER, drawPair, ZModelEnvSchema, rosterSettingsFromEnv } from './roster-settings.ts';
 
 const settings = (env: Record<string, string>) => rosterSettingsFromEnv(ZModelEnvSchema.parse(env));
 

@@ -11,9 +11,7 @@ export interface PoolFigures {
 
 /**
  * A process's PostgreSQL pool against its budget (DB_POOL_SIZE), for gateway and worker alike:
- * `duet_db_pool_waiting` above 0 for long means queries queue for a connection. Imported as
- * `@duet/shared/pool-metrics`, outside the package's index, so the browser bundle never sees
- * prom-client.
+ * `duet_db_pool_waiting` above 0 for long means queries queue for a connection.
  */
 export function dbPoolGauges(registry: Registry, db: PoolFigures): void {
   const registers = [registry];

@@ -13,8 +13,7 @@ export interface Listening {
  * public port and the operations ports alike; a port it cannot take rejects. Once it listens, its
  * errors go to `logger`: a connection it could not accept (`accept ENOBUFS`, `ENOMEM`; libuv
  * absorbs `EMFILE` itself) would otherwise end the process, though the server goes on listening.
- * The URL names a wildcard host as 127.0.0.1; closing also cuts keep-alive connections. Imported
- * as `@duet/shared/listen`, outside the package's index.
+ * The URL names a wildcard host as 127.0.0.1; closing also cuts keep-alive connections.
  */
 export async function listen(server: Server, port: number, host: string, logger: Pick<LifecycleLogger, 'error'>): Promise<Listening> {
   await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@
  */
 import { isCluster } from './redis-connection.ts';
 import type { RedisClient } from './redis-connection.ts';
-import type { RedisKeys } from './redis-keys.ts';
+import type { RedisKeys } from '@duet/contracts/redis-keys';
 
 /** How long a gateway keeps a rendered page at most: the bound on a page left stale by a lost raise. */
 export const HISTORY_CACHE_TTL_MS = 10_000;

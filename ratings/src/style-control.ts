@@ -16,11 +16,9 @@
 import { mulberry32, quantileSorted, resampleCells, resolveFit, winWeight } from './ratings.ts';
 import type { BootstrapOptions, Comparison, RatingInterval } from './ratings.ts';
 import { solveFactored, solveSpd } from './cholesky.ts';
-import { STYLE_FEATURES } from './style-features.ts';
-import type { StyleFeature } from './style-features.ts';
+import { STYLE_FEATURES } from '@duet/contracts/style-features';
+import type { StyleFeature } from '@duet/contracts/style-features';
 
-export { STYLE_FEATURES } from './style-features.ts';
-export type { StyleFeature } from './style-features.ts';
 
 /** One vote with the style features of both answers (each in the order of {@link STYLE_FEATURES}). */
 export interface StyledComparison extends Comparison {

@@ -1,0 +1,2 @@
+export * from './ratings.ts';
+export * from './style-control.ts';
