@@ -1,7 +1,7 @@
 import { Counter } from 'prom-client';
 import type { Registry } from 'prom-client';
 
-/** What these helpers log through (a pino logger; kept structural: shared does not load pino). */
+/** What these helpers log through (a pino logger; kept structural: platform does not load pino). */
 export interface LifecycleLogger {
   info: (obj: object, msg: string) => void;
   error: (obj: object, msg: string) => void;
@@ -22,6 +22,30 @@ function exitAfterLog(logger: LifecycleLogger, code: number): void {
   const exit = () => process.exit(code);
   setTimeout(exit, FLUSH_BOUND_MS);
   logger.flush(exit);
+}
+
+/**
+ * A start that cannot go on for a reason the operator fixes by changing a setting (a port another
+ * process holds): its message says what to change, and `startOrExit` logs it as one line.
+ */
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
+/**
+ * Runs a process's start. A `StartError` is logged as one fatal line, its message, and the process
+ * exits with 1 once it is written; any other failure passes on (and ends the process as an
+ * uncaught exception would, with its stack).
+ */
+export async function startOrExit<T>(logger: LifecycleLogger, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    if (!(err instanceof StartError)) throw err;
+    logger.fatal({}, err.message);
+    exitAfterLog(logger, 1);
+    return new Promise<never>(() => undefined);
+  }
 }
 
 /** Promise rejections nothing handled, in this process so far. */
@@ -98,22 +122,5 @@ export function stopOnSignals(logger: LifecycleLogger, o: StopOptions): void {
         },
       );
     });
-  }
-}
-
-/**
- * Waits for `work` at most `ms`: true if it settled (resolved or failed) in time, false if not.
- * A close step that waits on a connection gone silent (a Redis host gone from under it) would
- * otherwise hold a shutdown until the socket's own timer cuts it.
- */
-export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, ms));
-  });
-  try {
-    return await Promise.race([work.then(() => true, () => true), late]);
-  } finally {
-    clearTimeout(timer);
   }
 }

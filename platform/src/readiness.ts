@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { migrationNames } from './migrations.ts';
+import type { Db } from './pg-pool.ts';
+import { redisWritable } from './redis-connection.ts';
+import type { RedisClient } from './redis-connection.ts';
+import { within } from './timeout.ts';
 
 /**
  * What `GET /readyz` answers, on the gateway and on the worker's own port alike: each part, and
@@ -27,15 +32,6 @@ export interface ReadinessProbes {
   timeoutMs?: number;
 }
 
-/** Settles with `fn`'s outcome, or rejects after `ms`. */
-function within<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([fn(), timeout]).finally(() => clearTimeout(timer));
-}
-
 /** One rule for both processes: Redis and PostgreSQL answer within a second, migrations applied, not draining. */
 export async function checkReadiness(p: ReadinessProbes): Promise<Readiness> {
   const ms = p.timeoutMs ?? 1_000;
@@ -60,4 +56,31 @@ export async function checkReadiness(p: ReadinessProbes): Promise<Readiness> {
     migrations: pg.migrations,
     ...(draining ? { draining: true as const } : {}),
   };
+}
+
+/** The migrations node-pg-migrate applied; null when its table does not exist yet. */
+export async function appliedMigrations(db: Db): Promise<Set<string> | null> {
+  try {
+    const { rows } = await db.query<{ name: string }>('SELECT name FROM pgmigrations');
+    return new Set(rows.map((r) => r.name));
+  } catch (err) {
+    if ((err as { code?: unknown }).code === '42P01') return null;
+    throw err;
+  }
+}
+
+/**
+ * A process's readiness, as `GET /readyz` answers it on every port that serves it: its own
+ * PostgreSQL pool and Redis connection answer, every migration in `platform/migrations` is
+ * applied, and it is not shutting down (`draining`).
+ */
+export function readinessOf(deps: { db: Db; redis: RedisClient; draining: () => boolean }): () => Promise<Readiness> {
+  const expectedMigrations = migrationNames();
+  return () =>
+    checkReadiness({
+      appliedMigrations: () => appliedMigrations(deps.db),
+      redisWritable: () => redisWritable(deps.redis),
+      expectedMigrations,
+      draining: deps.draining,
+    });
 }

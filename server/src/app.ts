@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/contracts';
 import { listen } from '@duet/platform/listen';
-import { settlesWithin } from '@duet/platform/process-lifecycle';
+import { settlesWithin } from '@duet/platform/timeout';
 import express from 'express';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -18,7 +18,6 @@ import { perMinuteLimit } from './http/rate-limit.ts';
 import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security.ts';
 import { createDb } from './infra/db.ts';
-import { migrationNames } from '@duet/platform/migrations';
 import { createBattleQueue, enqueueBattle } from './infra/queue.ts';
 import { connectionNameOf, createRedis, waitForRedis } from './infra/redis.ts';
 import { loadOnce, storedSecret } from './infra/secrets.ts';
@@ -49,7 +48,8 @@ import { logBattleEvents } from './observability/battle-log.ts';
 import { createGatewayMetrics } from './observability/metrics.ts';
 import { operatorAuth } from './observability/operator-auth.ts';
 import { createOperatorSessions } from './observability/operator-session.ts';
-import { startOpsServer } from './observability/ops-server.ts';
+import { startOpsServer } from '@duet/platform/ops-server';
+import { readinessOf } from '@duet/platform/readiness';
 import { openQueueViews, queueBoard } from './observability/queue-board.ts';
 import { requestLogs } from './observability/request-log.ts';
 import type { QueueWatch } from './realtime/queue-watch.ts';
@@ -153,7 +153,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const limit = (name: string, perMinute: number) => perMinuteLimit(redis, config.redisPrefix, name, perMinute, logger);
   /** Set by `close`: readiness answers 503 so load balancers stop sending traffic here. */
   let draining = false;
-  const ready = readiness({ db, redis, migrations: migrationNames(), draining: () => draining });
+  const ready = readinessOf({ db, redis, draining: () => draining });
   const operators = operatorAuth({
     adminToken: config.adminToken,
     firebase,
@@ -182,7 +182,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   app.use('/api', voteRoutes(battles, limit('votes', config.rateLimits.votesPerMinute), jsonBody, session));
   app.use(responseCompression());
   app.get('/healthz', liveness);
-  app.get('/readyz', ready);
+  app.get('/readyz', readiness(ready));
   app.use('/admin', operators.routes);
   app.use('/admin/queues', operators.guard, queueBoard(queueViews.queues, '/admin/queues'));
 
@@ -234,10 +234,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
 
   queueWatch = watchQueue({ io: realtime.io, queue, intervalMs: config.queue.watchIntervalMs, logger });
   metrics.watchSockets(realtime.io);
-  const ops = await startOpsServer({ ...config.metrics, registry: metrics.registry, readiness: ready, logger });
+  const ops = await startOpsServer({ ...config.metrics, portSetting: 'METRICS_PORT', registry: metrics.registry, readiness: ready, logger });
 
   // Its own `close` is not used: the gateway drains its requests (below) instead of cutting them.
-  const { url } = await listen(httpServer, config.port, config.host, logger);
+  const { url } = await listen(httpServer, config.port, config.host, logger, 'PORT');
   logger.info(
     { url, metrics: ops.url, models: config.roster.map((m) => m.id), demo: config.demoModels, mode: config.mode, accounts: config.accounts.mode },
     'gateway listening',

@@ -1,4 +1,4 @@
-import { handleProcessFaults, stopOnSignals } from '@duet/platform/process-lifecycle';
+import { handleProcessFaults, startOrExit, stopOnSignals } from '@duet/platform/process-lifecycle';
 import { pino } from 'pino';
 import { startGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -17,6 +17,6 @@ if (config.accounts.mode === 'disabled') {
 }
 if (config.migrateOnStart) await migrateWhenReachable(config.databaseUrl, logger);
 
-const gateway = await startGateway(config, logger);
+const gateway = await startOrExit(logger, () => startGateway(config, logger));
 
 stopOnSignals(logger, { name: 'gateway', timeoutMs: config.shutdownTimeoutMs, close: () => gateway.close(config.shutdownTimeoutMs - 1_000) });

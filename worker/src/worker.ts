@@ -3,7 +3,7 @@ import { BATTLE_QUEUE, bullPrefix, COMPUTE_LEADERBOARD_JOB, COMPUTE_STYLE_LEADER
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/contracts';
 import { raiseHistoryVersion } from '@duet/platform/history-version';
 import { oneAtATime } from '@duet/platform/one-at-a-time';
-import { settlesWithin } from '@duet/platform/process-lifecycle';
+import { settlesWithin } from '@duet/platform/timeout';
 import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -20,7 +20,8 @@ import { createBattlePublisher } from './live/battle-publisher.ts';
 import { adaptiveFlushWindow } from './live/flush-window.ts';
 import { startModeration } from './moderation/moderation.ts';
 import { createWorkerMetrics } from './observability/metrics.ts';
-import { startOpsServer } from './observability/ops-server.ts';
+import { startOpsServer } from '@duet/platform/ops-server';
+import { readinessOf } from '@duet/platform/readiness';
 import { createProvider } from './providers/index.ts';
 import type { ModelProvider } from './providers/provider.ts';
 
@@ -90,7 +91,13 @@ export async function startWorker(
   // Before any job is taken: a queue view whose first command failed (it would fail for good) or a
   // port already in use stops the start, not a worker halfway running.
   await metrics.ready();
-  const ops = await startOpsServer({ ...config.http, registry: metrics.registry, db, redis, draining: () => draining, logger });
+  const ops = await startOpsServer({
+    ...config.http,
+    portSetting: 'WORKER_HTTP_PORT',
+    registry: metrics.registry,
+    readiness: readinessOf({ db, redis, draining: () => draining }),
+    logger,
+  });
   const leases = createBattleLeases(live, keys, workerId, config.leaseMs);
 
   /** The flag a visitor's cancel leaves beside its message (which a subscriber that was away missed). */

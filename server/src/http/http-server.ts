@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
+import { atMost } from '@duet/platform/timeout';
 import type { Express } from 'express';
 import { sendError } from './errors.ts';
 
@@ -29,12 +29,9 @@ export function createHttpServer(app: Express): Server {
  */
 export async function drainWithin(server: Server, stopAccepting: Promise<void>, timeoutMs: number): Promise<void> {
   const cut = setTimeout(() => server.closeAllConnections(), Math.max(0, timeoutMs - 2_000));
-  // The bound's own timer goes with the drain: left running, it would hold the event loop open.
-  const drained = new AbortController();
   try {
-    await Promise.race([stopAccepting, delay(timeoutMs, undefined, { signal: drained.signal })]);
+    await atMost(timeoutMs, stopAccepting);
   } finally {
-    drained.abort();
     clearTimeout(cut);
   }
   server.closeAllConnections();

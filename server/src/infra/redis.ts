@@ -14,16 +14,3 @@ export { connectionNameOf, isCluster, redisReady, waitForRedis } from '@duet/pla
 export function createRedis(target: RedisTarget, name: string, opts: { failFast?: boolean; sharded?: boolean } = {}): RedisClient {
   return createRedisConnection(target, name, { failFast: opts.failFast, commandTimeoutMs: 1_000, shardedSubscriber: opts.sharded });
 }
-
-/** Resolves with `fn`'s result, or rejects after `ms`: health checks must answer within a second. */
-export async function within<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([fn(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -5,14 +5,13 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DuetBus } from '../events/duet-events.ts';
 import type { Db } from '../infra/db.ts';
-import { isCluster, within } from '../infra/redis.ts';
+import { within } from '@duet/platform/timeout';
+import { isCluster } from '../infra/redis.ts';
 import type { RedisClient } from '../infra/redis.ts';
 import type { DuetIo } from '../realtime/socket.ts';
 import { dbPoolGauges } from '@duet/platform/pool-metrics';
 import { unhandledRejectionsCounter } from '@duet/platform/process-lifecycle';
-
-/** Queue states worth watching: a growing `waiting` or `failed` is what operators act on. */
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+import { queueGauges } from '@duet/platform/queue-metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -33,7 +32,7 @@ export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Q
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: 'duet_' });
-  queueJobsGauge(registry, deps.queues, deps.logger);
+  queueGauges(registry, deps.queues, deps.logger);
   dbPoolGauges(registry, deps.db);
   redisMemoryGauge(registry, deps.redis, deps.logger);
   unhandledRejectionsCounter(registry);
@@ -111,11 +110,6 @@ export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Q
   };
 }
 
-/**
- * `duet_queue_jobs{queue, state}`, read from Redis at each scrape (within a second). Every gateway
- * and worker reports the same queues: aggregate with `max by (queue, state)`. While Redis does not
- * answer the series are absent rather than stale.
- */
 /** `used_memory` and `maxmemory` (0: no limit) of one Redis, from `INFO memory`. */
 async function redisMemory(node: RedisClient): Promise<{ used: number; max: number }> {
   const info = await node.info('memory');
@@ -151,44 +145,4 @@ function redisMemoryGauge(registry: Registry, redis: RedisClient, logger: Logger
   });
 }
 
-function queueJobsGauge(registry: Registry, queues: readonly Queue[], logger: Logger): void {
-  new Gauge({
-    name: 'duet_queue_jobs',
-    help: 'Jobs in each BullMQ queue, by state',
-    labelNames: ['queue', 'state'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      await Promise.all(
-        queues.map(async (queue) => {
-          try {
-            const counts = await within(1_000, () => queue.getJobCounts(...QUEUE_STATES));
-            for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
-          } catch (err) {
-            logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
-          }
-        }),
-      );
-    },
-  });
-  new Gauge({
-    name: 'duet_queue_oldest_waiting_seconds',
-    help: 'How long the oldest job waiting in each queue has waited, 0 when none waits (every process reports the same queues: use max)',
-    labelNames: ['queue'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      await Promise.all(
-        queues.map(async (queue) => {
-          try {
-            const [oldest] = await within(1_000, () => queue.getJobs(['wait'], 0, 0, true));
-            this.set({ queue: queue.name }, oldest ? Math.max(0, Date.now() - oldest.timestamp) / 1000 : 0);
-          } catch (err) {
-            logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
-          }
-        }),
-      );
-    },
-  });
-}
 

@@ -5,6 +5,7 @@ import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DuetIo } from './socket.ts';
+import { atMost } from '@duet/platform/timeout';
 
 /** An event as viewers may see it: a side being saved shows no figures; in blind battles an end shows only its finish reason. */
 function shown(event: BattleEvent, blind: boolean): LiveEvent {
@@ -26,19 +27,11 @@ function relay(io: DuetIo, events: BattleEvent[], blind: boolean): void {
 
 /** Whether every master of the cluster answers a PING within a second. */
 async function everyMasterAnswers(cluster: Cluster): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), 1_000);
-  });
   const pings = Promise.all(cluster.nodes('master').map((node) => node.ping())).then(
     () => true,
     () => false,
   );
-  try {
-    return await Promise.race([pings, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await atMost(1_000, pings)) ?? false;
 }
 
 export interface BattleRelay {

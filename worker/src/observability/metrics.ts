@@ -8,8 +8,7 @@ import type { Db } from '../infra/db.ts';
 import type { SideResult } from '../jobs/run-side.ts';
 import { dbPoolGauges } from '@duet/platform/pool-metrics';
 import { unhandledRejectionsCounter } from '@duet/platform/process-lifecycle';
-
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+import { queueGauges } from '@duet/platform/queue-metrics';
 
 /** The part of a BullMQ `Worker` whose failures are counted. */
 interface FailingWorker {
@@ -62,44 +61,7 @@ export function createWorkerMetrics(deps: {
     queue.on('error', (err) => deps.logger.debug({ err: err.message, queue: name }, 'queue view error'));
     return queue;
   });
-  new Gauge({
-    name: 'duet_queue_jobs',
-    help: 'Jobs in each BullMQ queue, by state (every process reports the same queues: use max)',
-    labelNames: ['queue', 'state'],
-    registers,
-    async collect() {
-      this.reset();
-      await Promise.all(
-        queues.map(async (queue) => {
-          try {
-            const counts = await withTimeout(1_000, queue.getJobCounts(...QUEUE_STATES));
-            for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
-          } catch (err) {
-            deps.logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
-          }
-        }),
-      );
-    },
-  });
-  new Gauge({
-    name: 'duet_queue_oldest_waiting_seconds',
-    help: 'How long the oldest job waiting in each queue has waited, 0 when none waits (every process reports the same queues: use max)',
-    labelNames: ['queue'],
-    registers,
-    async collect() {
-      this.reset();
-      await Promise.all(
-        queues.map(async (queue) => {
-          try {
-            const [oldest] = await withTimeout(1_000, queue.getJobs(['wait'], 0, 0, true));
-            this.set({ queue: queue.name }, oldest ? Math.max(0, Date.now() - oldest.timestamp) / 1000 : 0);
-          } catch (err) {
-            deps.logger.debug({ err, queue: queue.name }, 'could not read a queue for the metrics');
-          }
-        }),
-      );
-    },
-  });
+  queueGauges(registry, queues, deps.logger);
   dbPoolGauges(registry, deps.db);
   unhandledRejectionsCounter(registry);
   new Gauge({
@@ -184,12 +146,3 @@ export function createWorkerMetrics(deps: {
 }
 
 
-function withTimeout<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}

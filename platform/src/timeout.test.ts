@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settlesWithin } from './process-lifecycle.ts';
+import { settlesWithin } from './timeout.ts';
 
 describe('settlesWithin', () => {
   it('says whether the work settled in time, a failure counting as settled and handled', async () => {
