@@ -14,7 +14,7 @@ import { siteConfig, ZSiteEnvSchema } from './site-config.ts';
 const bool = ZYesNoSchema;
 const optional = ZOptionalTextSchema;
 
-const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
+export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   /** `blind` hides model names until the vote; `named` shows them from the start. */

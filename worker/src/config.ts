@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 const blankAsUnset = ZOptionalTextSchema;
 
-const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
+export const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   /** Battles one worker process runs at once. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5_000).default(8),
   /** Longest a whole model request may take. */
