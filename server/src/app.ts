@@ -51,7 +51,7 @@ import { createOperatorSessions } from './observability/operator-session.ts';
 import { startOpsServer } from '@duet/platform/ops-server';
 import { readinessOf } from '@duet/platform/readiness';
 import { openQueueViews, queueBoard } from './observability/queue-board.ts';
-import { requestLogs } from './observability/request-log.ts';
+import { requestLogs } from './http/request-log.ts';
 import type { QueueWatch } from './realtime/queue-watch.ts';
 import { watchQueue } from './realtime/queue-watch.ts';
 import { createRealtime } from './realtime/socket.ts';

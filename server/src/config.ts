@@ -5,7 +5,6 @@ import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platf
 import type { BattleMode, ModelSpec } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
 import { z } from 'zod';
-import type { SocketLimits } from './realtime/socket-guards.ts';
 import type { AccountsConfig } from './accounts-config.ts';
 import { accountsConfig, checkAccounts, checkEmulatorExposure, ZAccountsEnvSchema } from './accounts-config.ts';
 import type { SiteConfig } from './site-config.ts';
@@ -142,7 +141,8 @@ export interface GatewayConfig {
     accountsPerMinute: number;
     exportsPerMinute: number;
   };
-  sockets: SocketLimits;
+  /** What one browser tab, and one address, may do over Socket.IO (realtime's `SocketLimits`). */
+  sockets: { maxRooms: number; maxSocketsPerIp: number; joinsPerSecond: number; cancelsPerSecond: number; eventsPerSecond: number };
   queue: { maxWaiting: number; watchIntervalMs: number };
   shutdownTimeoutMs: number;
   /** How long a stopping gateway keeps serving with `/readyz` at 503 before it stops accepting. */

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { DuetBus } from '../events/duet-events.ts';
-import { logWithRequest, requestLogger } from './request-log.ts';
+import { logWithRequest, requestLogger } from '../http/request-log.ts';
 
 /**
  * One log line for each thing that happens to a battle on the gateway, with its `battleId` (to

@@ -8,19 +8,23 @@ import type { Db } from '../infra/db.ts';
 import { within } from '@duet/platform/timeout';
 import { isCluster } from '../infra/redis.ts';
 import type { RedisClient } from '../infra/redis.ts';
-import type { DuetIo } from '../realtime/socket.ts';
 import { dbPoolGauges } from '@duet/platform/pool-metrics';
 import { unhandledRejectionsCounter } from '@duet/platform/process-lifecycle';
 import { queueGauges } from '@duet/platform/queue-metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** What the metrics read of the Socket.IO server at each scrape: its connections and rooms. */
+export interface WatchedSockets {
+  of: (namespace: '/') => { sockets: { size: number }; adapter: { rooms: { keys: () => Iterable<string> } } };
+}
+
 export interface GatewayMetrics {
   registry: Registry;
   /** Times every HTTP request, by method, route pattern (never the raw path) and status. */
   countRequests: RequestHandler;
   /** Reads Socket.IO connections and rooms from `io` at each scrape. */
-  watchSockets: (io: DuetIo) => void;
+  watchSockets: (io: WatchedSockets) => void;
 }
 
 /**
@@ -49,7 +53,7 @@ export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Q
   deps.events.on('battle.cancelled', () => cancels.inc());
   deps.events.on('vote.recorded', ({ tool, counted, reason }) => votes.inc({ tool, counted: String(counted), reason: reason ?? 'none' }));
 
-  let io: DuetIo | null = null;
+  let io: WatchedSockets | null = null;
   new Gauge({
     name: 'duet_socketio_connections',
     help: 'Socket.IO connections open on this gateway',

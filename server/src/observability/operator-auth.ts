@@ -3,7 +3,6 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { adminTokenCheck, bearerCredential } from '../http/admin-auth.ts';
 import { AppError } from '../http/errors.ts';
-import type { FirebaseAuth } from '../modules/users/firebase-auth.ts';
 import type { OperatorSessions } from './operator-session.ts';
 import { cookieValue, OPERATOR_COOKIE, OPERATOR_SESSION_MINUTES } from './operator-session.ts';
 
@@ -11,7 +10,7 @@ export interface OperatorAuthDeps {
   /** ADMIN_TOKEN, or null. */
   adminToken: string | null;
   /** Firebase, when accounts are on: a user whose ID token carries the claim `admin: true` is an operator. */
-  firebase: FirebaseAuth | null;
+  firebase: { verifyIdToken: (idToken: string) => Promise<{ uid: string; admin: boolean }> } | null;
   sessions: OperatorSessions;
   /** Where the operator routes are mounted (`/admin`): the board at `/queues`, the sign-in at `/session`. */
   basePath: string;

@@ -4,7 +4,7 @@ import { isCluster } from '@duet/platform/redis-connection';
 import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
-import type { DuetIo } from './socket.ts';
+import type { DuetIo } from './duet-io.ts';
 import { atMost } from '@duet/platform/timeout';
 
 /** An event as viewers may see it: a side being saved shows no figures; in blind battles an end shows only its finish reason. */

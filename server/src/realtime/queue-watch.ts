@@ -2,7 +2,7 @@ import { battleOfRoom } from '@duet/contracts';
 import { oneAtATime } from '@duet/platform/one-at-a-time';
 import type { Logger } from 'pino';
 import type { BattleQueue } from '../infra/queue.ts';
-import type { DuetIo } from './socket.ts';
+import type { DuetIo } from './duet-io.ts';
 
 /** How many seconds of dequeues the pace is averaged over (an exponential moving average). */
 const PACE_WINDOW_SECONDS = 30;

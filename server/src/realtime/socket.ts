@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { battleRoom, toolRoom, ZCancelBattleSchema, ZJoinBattleSchema, ZWatchToolSchema, findTool } from '@duet/contracts';
-import type { BattleMode, BattleSnapshot, ClientToServerEvents, RedisKeys, ServerToClientEvents } from '@duet/contracts';
+import type { BattleMode, BattleSnapshot, ClientToServerEvents, RedisKeys } from '@duet/contracts';
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import { isCluster } from '@duet/platform/redis-connection';
 import type { RedisClient } from '@duet/platform/redis-connection';
@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { AppError, clientErrorOf } from '../http/errors.ts';
 import type { DuetBus } from '../events/duet-events.ts';
 import { createBattleRelay } from './battle-relay.ts';
+import type { DuetIo } from './duet-io.ts';
 import type { BattleService } from '../modules/battles/battle.service.ts';
 import type { MaybeAck, SocketLimits } from './socket-guards.ts';
 import {
@@ -26,8 +27,6 @@ import {
   rateLimited,
   socketsPerAddress,
 } from './socket-guards.ts';
-
-export type DuetIo = Server<ClientToServerEvents, ServerToClientEvents>;
 
 export interface RealtimeDeps {
   httpServer: HttpServer;

@@ -6,12 +6,19 @@ import { contentTexts } from '../moderation/moderation.ts';
 import type { ModerationContent } from '../moderation/moderator.ts';
 import { retrying } from '../infra/retry.ts';
 import type { BattlePublisher } from '../live/battle-publisher.ts';
-import type { BattleMetrics } from '../observability/metrics.ts';
 import type { ModelProvider } from '../providers/provider.ts';
 import * as repo from '../store/battle.repo.ts';
 import { createDeltaClock } from './delta-clock.ts';
 import type { SideResult } from './run-side.ts';
 import { CHARS_PER_TOKEN_CAP, runSide, userMessage } from './run-side.ts';
+
+/** What a battle run reports, per model (the roster id); the worker's metrics implement it. */
+export interface BattleMetrics {
+  /** A side's model finished answering (not a side stored from an earlier attempt's stream). */
+  sideEnded: (model: string, result: SideResult) => void;
+  /** A model failed; `retried` when the side tries again. */
+  providerError: (model: string, code: string, retried: boolean) => void;
+}
 
 export interface RunBattleDeps {
   db: Db;

@@ -5,7 +5,7 @@ import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../infra/db.ts';
-import type { SideResult } from '../jobs/run-side.ts';
+import type { BattleMetrics } from '../jobs/run-battle.handler.ts';
 import { dbPoolGauges } from '@duet/platform/pool-metrics';
 import { unhandledRejectionsCounter } from '@duet/platform/process-lifecycle';
 import { queueGauges } from '@duet/platform/queue-metrics';
@@ -14,14 +14,6 @@ import { queueGauges } from '@duet/platform/queue-metrics';
 interface FailingWorker {
   name: string;
   on(event: 'failed', listener: (job: { attemptsMade: number; opts: { attempts?: number } } | undefined) => void): unknown;
-}
-
-/** What a battle run reports, per model (the roster id). */
-export interface BattleMetrics {
-  /** A side's model finished answering (not a side stored from an earlier attempt's stream). */
-  sideEnded: (model: string, result: SideResult) => void;
-  /** A model failed; `retried` when the side tries again. */
-  providerError: (model: string, code: string, retried: boolean) => void;
 }
 
 export interface WorkerMetrics extends BattleMetrics {

@@ -1,5 +1,7 @@
 import type { AnswerStats, BattleInputs, BattleMode, ImageMimeType, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/contracts';
 import { namesModel } from '@duet/contracts/model-names';
+import { sidesOf } from '../../infra/battle-sides.ts';
+import type { BattleSides, RawSides } from '../../infra/battle-sides.ts';
 import type { Db, DbClient } from '../../infra/db.ts';
 import type { CounterDelta, StoredCounters } from '../stats/stats.service.ts';
 
@@ -28,7 +30,7 @@ export interface BattleRow {
   /** An operator took it down, or its asker erased their account: it is shown to nobody. */
   hidden: boolean;
   voteTokenHash: Buffer;
-  sides: Record<Side, { model: string; label: string; family: ModelSpec['family'] }>;
+  sides: BattleSides;
 }
 
 /**
@@ -71,21 +73,6 @@ export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
 export async function deleteBattle(db: Queryable, id: string): Promise<void> {
   await db.query('DELETE FROM battles WHERE id = $1', [id]);
 }
-
-/** A battle's two models as its row stores them. */
-export interface RawSides {
-  model_a: string;
-  label_a: string;
-  family_a: ModelSpec['family'];
-  model_b: string;
-  label_b: string;
-  family_b: ModelSpec['family'];
-}
-
-export const sidesOf = (r: RawSides): BattleRow['sides'] => ({
-  a: { model: r.model_a, label: r.label_a, family: r.family_a },
-  b: { model: r.model_b, label: r.label_b, family: r.family_b },
-});
 
 interface RawBattle extends RawSides {
   id: string;

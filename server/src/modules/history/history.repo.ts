@@ -1,7 +1,7 @@
 import type { AnswerStats, BattleInputs, HistoryEntry, Side, Winner } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
-import { sidesOf } from '../battles/battle.repo.ts';
-import type { RawSides } from '../battles/battle.repo.ts';
+import { sidesOf } from '../../infra/battle-sides.ts';
+import type { RawSides } from '../../infra/battle-sides.ts';
 
 /** Position in the newest-first list: the vote's exact time (as PostgreSQL prints it) and battle id. */
 export interface HistoryCursor {

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
-import { requestLogger } from '../../observability/request-log.ts';
+import { requestLogger } from '../../http/request-log.ts';
 import { countedSince, snapshots } from './leaderboard.repo.ts';
 import type { VoteSlice } from './leaderboard.repo.ts';
 

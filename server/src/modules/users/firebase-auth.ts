@@ -5,7 +5,7 @@ import { getAuth } from 'firebase-admin/auth';
 import type { Logger } from 'pino';
 import type { AccountsConfig } from '../../accounts-config.ts';
 import { AppError } from '../../http/errors.ts';
-import { requestLogger } from '../../observability/request-log.ts';
+import { requestLogger } from '../../http/request-log.ts';
 
 /** Who a verified Firebase ID token says the caller is. */
 export interface FirebaseIdentity {
