@@ -65,11 +65,10 @@ export const WARMUP_BATTLES = 10;
 
 /**
  * Worker processes the campaign benchmarks start by default: one. On this two-core machine the
- * gateway, Redis, PostgreSQL, the fake provider and the load share the cores with the workers, and
- * a second worker adds contention, not CPU: measured 2026-11-24 (one run each, warm), one worker
- * against two at 200 battles used 135.5 / 129.3 against 158.1 µs of CPU per token, a first-token
- * overhead p50 of 6.1 / 12.5 against 45.6 / 52.6 ms, and ran 176 against 158 battles/s on
- * `queue`; one worker held 1,000 battles in 393 MB. `--workers N` runs more.
+ * gateway, Redis, PostgreSQL, the fake provider and the load share the cores with the workers, so
+ * a second worker adds contention, not CPU: one worker used less CPU per token, added less to the
+ * first token and ran more battles a second on `queue` than two did (figures in
+ * docs/benchmarks.md, "Crowd"). `--workers N` runs more.
  */
 export const BENCH_WORKERS = 1;
 

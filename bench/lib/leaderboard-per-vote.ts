@@ -1,8 +1,9 @@
 /**
  * The benchmark's anchor: the leaderboard's statistics as they were before grouped counts
- * (shared/src/ratings.ts at commit edaa266), kept verbatim but for the names and the comments
- * on the two exported functions. Every vote is an entry of its own, and each bootstrap resample
- * draws N single votes, so a refit costs what the votes cost.
+ * (ratings/src/ratings.ts today; shared/src/ratings.ts at commit edaa266, where this was taken),
+ * kept verbatim but for the names and the comments on the two exported functions. Every vote is
+ * an entry of its own, and each bootstrap resample draws N single votes, so a refit costs what the
+ * votes cost.
  */
 import { DEFAULT_PRIOR } from '@duet/ratings/ratings';
 import type { BootstrapOptions, Comparison, FitOptions, RatingInterval } from '@duet/ratings/ratings';
