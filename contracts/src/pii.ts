@@ -118,8 +118,8 @@ function maskInternational(number: string): string {
 export function maskPii(text: string): string {
   // Each pattern runs only on text with the character it cannot do without: an address needs an
   // @, the numbers a digit, the international ones a +. The e-mail pattern is the costly one (it
-  // tries every word), and answers with digits but no @ are common (a history page spent 8.6 % of
-  // the gateway's time in it); the result is the same.
+  // tries every word), and answers with digits but no @ are common: a history page would spend a
+  // good part of its rendering in it for nothing. The result is the same.
   let out = text;
   if (out.includes('@')) out = out.replace(EMAIL, (_m, first: string, tld: string) => `${first}***@***.${tld}`);
   if (!/\d/.test(out)) return out;

@@ -26,7 +26,7 @@ export async function raiseHistoryVersions(redis: RedisClient, keys: RedisKeys, 
   if (tools.length === 0) return;
   const names = tools.map((tool) => keys.historyVersion(tool));
   // On a single Redis, one command raises them all (an ioredis pipeline copies every script the
-  // client defined each time one is made: 1 % of the gateway's CPU per vote). A cluster's keys
+  // client defined each time one is made, a cost every vote would pay). A cluster's keys
   // live on several nodes: there, one command each.
   const counts = isCluster(redis) ? await Promise.all(names.map((key) => redis.incr(key))) : ((await redis.eval(RAISE_ALL, names.length, ...names)) as number[]);
   await Promise.all(names.filter((_, i) => counts[i] === 1).map((key) => redis.set(key, freshHistoryVersion())));

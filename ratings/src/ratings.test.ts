@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the Bradley-Terry fit, its bootstrap, ranks and Wilson intervals, each held against figures checked by hand.
 import { describe, expect, it } from 'vitest';
 import { bootstrapIntervals, fitBradleyTerry, mulberry32, rankModels, resampleCells, wilsonInterval, winWeight } from './ratings.ts';
 import type { Comparison, ComparisonCell, RatingInterval } from './ratings.ts';

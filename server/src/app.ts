@@ -1,10 +1,10 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { LEADERBOARD_QUEUE, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/contracts';
+import { LEADERBOARD_QUEUE, redisKeys } from '@duet/contracts';
 import { listen } from '@duet/platform/listen';
 import { settlesWithin } from '@duet/platform/timeout';
 import express from 'express';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
+import { closeGateway } from './close-gateway.ts';
 import type { GatewayConfig } from './config.ts';
 import type { DuetEvents } from './events/duet-events.ts';
 import { createEventBus } from './events/event-bus.ts';
@@ -13,7 +13,7 @@ import { optionalSession } from './http/auth.ts';
 import { clientApp } from './http/client-app.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { liveness, readiness } from './http/health.ts';
-import { createHttpServer, drainWithin } from './http/http-server.ts';
+import { createHttpServer } from './http/http-server.ts';
 import { perMinuteLimit } from './http/rate-limit.ts';
 import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security.ts';
@@ -23,6 +23,7 @@ import { connectionNameOf, createRedis, waitForRedis } from './infra/redis.ts';
 import { loadOnce, storedSecret } from './infra/secrets.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createAdmission } from './modules/battles/admission.ts';
 import { createBattleSignals } from './modules/battles/battle-signals.ts';
 import { battleRoutes, voteRoutes } from './modules/battles/battle.routes.ts';
 import { createBattleService } from './modules/battles/battle.service.ts';
@@ -32,11 +33,12 @@ import { createErasureService } from './modules/erasure/erasure.service.ts';
 import { exportRoutes } from './modules/export/export.routes.ts';
 import { createExportService } from './modules/export/export.service.ts';
 import { createHistoryCache } from './modules/history/history-cache.ts';
-import { historyChanges } from './modules/history/history-changes.ts';
+import { historyChanges, raiseOnVotes } from './modules/history/history-changes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { createHistoryService } from './modules/history/history.service.ts';
 import { leaderboardRoutes } from './modules/leaderboard/leaderboard.routes.ts';
 import { createLeaderboardService, refitAfterCountedVotes } from './modules/leaderboard/leaderboard.service.ts';
+import { nextRefitFrom } from './modules/leaderboard/next-refit.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import { announceWinRates } from './modules/stats/win-rates-announcer.ts';
 import { toolsRoutes } from './modules/tools/tools.routes.ts';
@@ -111,14 +113,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     roster: config.roster,
     mode: config.mode,
     enqueue: (id) => enqueueBattle(queue, id),
-    admission: async () => {
-      if (config.queue.maxWaiting === 0) return { open: true };
-      const waiting = await queue.getWaitingCount();
-      if (waiting < config.queue.maxWaiting) return { open: true };
-      // The wait the queue's pace suggests, within reason.
-      const pace = queueWatch?.pace ?? 0;
-      return { open: false, retryAfterSeconds: pace > 0 ? Math.min(300, Math.max(5, Math.ceil((waiting - config.queue.maxWaiting + 1) / pace))) : 30 };
-    },
+    admission: createAdmission({ maxWaiting: config.queue.maxWaiting, waitingCount: () => queue.getWaitingCount(), pace: () => queueWatch?.pace ?? 0 }),
     cleanImage: createImageCleaner(config.images),
     signals,
     stats,
@@ -126,14 +121,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     dailyVoteCap: config.dailyVoteCap,
     events,
   });
-  const refits = queueViews.queues.find((q) => q.name === LEADERBOARD_QUEUE);
   const leaderboard = createLeaderboardService({
     redis,
     keys,
     db,
     logger,
-    nextRefitAt: async (control) =>
-      refits ? ((await refits.getJobScheduler(control === 'style' ? LEADERBOARD_STYLE_SCHEDULER : LEADERBOARD_SCHEDULER))?.next ?? null) : null,
+    nextRefitAt: nextRefitFrom(queueViews.queues.find((q) => q.name === LEADERBOARD_QUEUE)),
   });
   const dirtyMarks = refitAfterCountedVotes(events, leaderboard, logger);
   const winRates = announceWinRates(events, stats, logger);
@@ -174,8 +167,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const etagOf = app.get('etag fn') as (body: string, encoding: BufferEncoding) => string;
   const historyCache = createHistoryCache({ redis, keys, maxBytes: config.historyCacheBytes, etagOf: (json) => etagOf(json, 'utf8'), logger });
   const historyChanged = historyChanges({ redis, keys, cache: historyCache, logger });
-  // Raised before the voter's next request can be read: their refetch of the history finds the new version.
-  events.on('vote.recorded', ({ tool }) => historyChanged.soon(tool));
+  raiseOnVotes(events, historyChanged);
   app.use('/api', historyRoutes(createHistoryService({ db, stats, cache: historyCache })));
   const jsonBody = express.json({ limit: '64kb' });
   const session = optionalSession(users.authenticate);
@@ -250,21 +242,22 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     close: async (timeoutMs = config.shutdownTimeoutMs) => {
       draining = true;
       queueWatch?.stop();
-      const started = Date.now();
-      // Still serving, but not ready: load balancers probing /readyz stop sending viewers here.
-      await delay(Math.min(config.drainDelayMs, timeoutMs / 2));
-      const left = () => Math.max(0, timeoutMs - (Date.now() - started));
-      await drainWithin(httpServer, realtime.io.close(), left());
-      const quietly = (p: Promise<unknown>) => settlesWithin(p, Math.min(1_000, left()));
-      // The last votes' mark for a refit and their win rates, if still waiting, go out before Redis closes.
-      dirtyMarks.flush();
-      await quietly(winRates.stop());
-      await quietly(queueViews.close());
-      await quietly(queue.close());
-      await Promise.all(connections.map((r) => quietly(r.quit())));
-      await quietly(firebase?.close() ?? Promise.resolve());
-      await quietly(db.end());
-      await ops.close();
+      await closeGateway(
+        {
+          httpServer,
+          closeSockets: () => realtime.io.close(),
+          flush: [() => dirtyMarks.flush(), () => winRates.stop()],
+          closers: [
+            () => queueViews.close(),
+            () => queue.close(),
+            () => Promise.all(connections.map((r) => settlesWithin(r.quit(), 1_000))),
+            () => firebase?.close() ?? Promise.resolve(),
+            () => db.end(),
+          ],
+          ops,
+        },
+        { timeoutMs, drainDelayMs: config.drainDelayMs },
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Private Redis and PostgreSQL servers for fault tests: started on free ports, stopped and
- * restarted at will, removed afterwards. The machine's shared services are never touched.
+ * restarted at will, removed afterwards. The machine's shared services are never touched. Over 300
+ * lines on purpose: both servers' start, stop, restart and removal, side by side.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the kept history pages against real Redis, hit, raised, raced, off, with Redis away and refusing writes.
 import type { CreateBattleResponse, HistoryResponse, SpecHistoryResponse } from '@duet/contracts';
 import { redisKeys } from '@duet/contracts';
 import { raiseHistoryVersion, raiseHistoryVersions } from '@duet/platform/history-version';

@@ -57,8 +57,6 @@ function ready(): Identity {
   return identity;
 }
 
-export const isIdentityReady = (): boolean => identity !== null;
-
 /**
  * Loads and sets up the SDK once (later calls share the first). A failure (configuration not
  * reachable, SDK chunk not loaded) rejects with `firebase-not-initialized` and allows a retry.
@@ -107,22 +105,6 @@ export function signInWithGoogle(): Promise<UserCredential> {
   return guarded(async () => {
     const { auth, sdk } = ready();
     return sdk.signInWithPopup(auth, new sdk.GoogleAuthProvider());
-  });
-}
-
-export function updateUserProfile(profile: { displayName?: string | null; photoURL?: string | null }): Promise<void> {
-  return guarded(async () => {
-    const { auth, sdk } = ready();
-    if (!auth.currentUser) throw new IdentityError('user-not-found');
-    await sdk.updateProfile(auth.currentUser, profile);
-  });
-}
-
-export function updateUserPassword(newPassword: string): Promise<void> {
-  return guarded(async () => {
-    const { auth, sdk } = ready();
-    if (!auth.currentUser) throw new IdentityError('user-not-found');
-    await sdk.updatePassword(auth.currentUser, newPassword);
   });
 }
 

@@ -93,7 +93,6 @@ export type VoteRequest = z.infer<typeof ZVoteRequestSchema>;
 
 /** `POST /api/battles/:id/cancel` body. */
 export const ZCancelRequestSchema = z.object({ voteToken: ZVoteTokenSchema });
-export type CancelRequest = z.infer<typeof ZCancelRequestSchema>;
 
 /** One model's record on one tool. `winRate` is a percentage of its voted battles that it won. */
 export const ZWinRateSchema = z.object({

@@ -9,7 +9,6 @@ export const ZSisterLinksSchema = z.object({
   drawing: z.string().url().optional(),
 });
 export type SisterLinks = z.infer<typeof ZSisterLinksSchema>;
-export type SisterService = keyof SisterLinks;
 
 /** Who runs this deployment and how to reach them, as the footer shows it: only what is configured. */
 export const ZSiteContactSchema = z.object({

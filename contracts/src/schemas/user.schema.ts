@@ -55,7 +55,6 @@ export const ZProfileResponseSchema = z.object({ data: z.object({ user: ZUserPro
  */
 export const ACCOUNT_DELETION_WORD = 'DELETE';
 export const ZDeleteAccountRequestSchema = z.object({ confirm: z.literal(ACCOUNT_DELETION_WORD) });
-export type DeleteAccountRequest = z.infer<typeof ZDeleteAccountRequestSchema>;
 /** What was erased: the account, and how many battles and votes lost their link to it. */
 export const ZDeleteAccountResponseSchema = z.object({ data: z.object({ deleted: z.literal(true), battles: z.number().int(), votes: z.number().int() }) });
 export type DeleteAccountResponse = z.infer<typeof ZDeleteAccountResponseSchema>;

@@ -1,5 +1,6 @@
-import { LEADERBOARD_QUEUE } from '@duet/contracts';
+import { COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_QUEUE } from '@duet/contracts';
 import { Worker } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
 import type { RefitEnv, RefitJobResult } from './compute-leaderboard.processor.ts';
@@ -60,4 +61,17 @@ export function startLeaderboardWorker(deps: LeaderboardWorkerDeps): Worker<unkn
   worker.on('failed', (job, err) => deps.logger.error({ jobId: job?.id, err }, 'leaderboard job failed'));
   worker.on('error', (err) => deps.logger.debug({ err: err.message }, 'leaderboard worker error'));
   return worker;
+}
+
+/**
+ * The leaderboard worker's `refitStyleNow`: enqueues the style refit, unless one is already waiting
+ * or running (the schedule's first run, at start, is one): it writes the missing boards.
+ * Deduplicated, however many plain refits find a board missing.
+ */
+export function styleRefitRequester(leaderboardQueue: Queue): () => Promise<void> {
+  return async () => {
+    const queued = await leaderboardQueue.getJobs(['active', 'waiting', 'prioritized']);
+    if (queued.some((j) => j.name === COMPUTE_STYLE_LEADERBOARD_JOB)) return;
+    await leaderboardQueue.add(COMPUTE_STYLE_LEADERBOARD_JOB, {}, { deduplication: { id: 'style-refit-now' }, removeOnComplete: 50, removeOnFail: 50 });
+  };
 }

@@ -1,5 +1,5 @@
 import { findTool, SIDES } from '@duet/contracts';
-import type { ModelSpec, Side } from '@duet/contracts';
+import type { Side } from '@duet/contracts';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
 import { contentTexts } from '../moderation/moderation.ts';
@@ -223,59 +223,4 @@ function unavailable(): SideResult {
     error: { code: 'model_unavailable', message: userMessage('model_unavailable') },
     stats: { finishReason: 'error', inputTokens: null, outputTokens: null, ttftMs: null, durationMs: 0 },
   };
-}
-
-/**
- * Ends a battle that cannot be run (its job failed for good, or the sweeper gave up on it): every
- * side not stored is stored as failed, with what text its stream had, and viewers are told.
- */
-export async function closeBattle(
-  deps: Pick<RunBattleDeps, 'db' | 'publisher' | 'logger'>,
-  battleId: string,
-): Promise<void> {
-  const battle = await repo.loadBattle(deps.db, battleId);
-  if (!battle || battle.status === 'finished') return;
-  const stored = await repo.finishedSides(deps.db, battleId);
-  const resume = await deps.publisher.resumePoint(battleId).catch(() => null);
-  const error = { code: 'battle_failed' as const, message: userMessage('battle_failed') };
-  for (const side of SIDES.filter((s) => !stored.has(s))) {
-    const text = resume?.[side].text ?? '';
-    await repo.insertAnswer(deps.db, {
-      battleId,
-      side,
-      model: battle.models[side],
-      text,
-      stats: { finishReason: 'error', inputTokens: null, outputTokens: null, ttftMs: null, durationMs: 0 },
-      error,
-    });
-    // One try: if Redis is away, snapshots read the stored answer and gateways ask viewers to resync.
-    await deps.publisher.publish({ type: 'error', battleId, side, ...error, chars: text.length }).catch(() => undefined);
-  }
-  await repo.markFinished(deps.db, battleId);
-  deps.logger.warn({ battleId, sides: SIDES.filter((s) => !stored.has(s)) }, 'closed a battle that could not be completed');
-}
-
-/**
- * Lets battle starts through `perTurn` at a time per turn of the event loop. A herd of battles
- * arriving together would otherwise start back to back while the first tokens of running battles,
- * already read from their sockets, wait behind them: between two turns Node handles the I/O that
- * is ready, so tokens go first and starts take what is left.
- */
-export function createStartPacer(perTurn = 1): () => Promise<void> {
-  const waiting: Array<() => void> = [];
-  const release = () => {
-    for (let i = 0; i < perTurn && waiting.length > 0; i++) waiting.shift()?.();
-    // An immediate queued from an immediate runs at the next turn, after that turn's I/O.
-    if (waiting.length > 0) setImmediate(release);
-  };
-  return () =>
-    new Promise<void>((resolve) => {
-      if (waiting.push(resolve) === 1) setImmediate(release);
-    });
-}
-
-/** Builds the id → adapter lookup for a roster. */
-export function providerLookup(roster: readonly ModelSpec[], create: (spec: ModelSpec) => ModelProvider) {
-  const providers = new Map(roster.map((m) => [m.id, create(m)]));
-  return (modelId: string) => providers.get(modelId);
 }

@@ -9,8 +9,7 @@
  *   send, and an uncaught error with a send before it exits. With the parent gone the report fails
  *   (EPIPE), the failure is itself unhandled, becomes an uncaught error, is reported again, and so
  *   on: a loop of microtasks that never lets the event loop poll, so `disconnect` never fires
- *   (measured: a child at 100 % of a core with its memory growing by ~100 MB/s, until the heap
- *   runs out).
+ *   (the child spins a whole core with its memory growing until the heap runs out).
  * Any other unhandled rejection is thrown again, as Node would: BullMQ reports it and exits. An
  * EPIPE from a database or Redis socket while the parent lives is one of those.
  */

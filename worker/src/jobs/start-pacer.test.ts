@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStartPacer } from './run-battle.handler.ts';
+import { createStartPacer } from './start-pacer.ts';
 
 /** One turn of the event loop: resolves after the immediates queued before it. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -6,9 +6,8 @@ import type { Dispatcher } from 'undici';
  * The `fetch` the providers' SDKs are given. The request goes out through undici's `request`, and
  * a successful answer's body is undici's Node stream: both SDKs read any async-iterable body as it
  * is, so the stream's bytes skip the web streams of the built-in `fetch` on their way to the SDK's
- * parser. Reading 200 streams of 120 tokens from one server, that is 50–61 µs of CPU per token
- * against 72–93 for the built-in `fetch`, the SDK's parsing unchanged (docs/benchmarks.md, Crowd,
- * 2026-11-25). An answer that is not a success comes whole, as a standard `Response`, for the SDK
+ * parser, for less CPU per token than the built-in `fetch` takes, the SDK's parsing unchanged
+ * (docs/benchmarks.md, crowd). An answer that is not a success comes whole, as a standard `Response`, for the SDK
  * to read its error from; a request this cannot send as is (a `Request` object, a streamed or form
  * body: the SDKs send JSON text) goes to the built-in `fetch`. Like the built-in `fetch` in Node,
  * it takes no proxy from the environment; unlike it, it does not follow redirects (a provider's

@@ -1,4 +1,3 @@
-import { STYLE_FEATURES } from '@duet/contracts';
 import type { StyleFeature } from '@duet/contracts';
 import type { Nodes } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -24,5 +23,3 @@ export function answerStyle(text: string): AnswerStyle {
   return style;
 }
 
-/** The features in the order of {@link STYLE_FEATURES}, as the fit takes them. */
-export const styleVector = (style: AnswerStyle): number[] => STYLE_FEATURES.map((f) => style[f]);

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: every statement the refits run (counted votes, the fold into cells, styled votes, speeds, snapshots), one repository for one job.
 import type { Language, LeaderboardControl, ModelFamily, ModelSpeed, Winner } from '@duet/contracts';
 import type { Db } from '../infra/db.ts';
 import { withTransaction } from '../infra/db.ts';

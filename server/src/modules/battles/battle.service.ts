@@ -6,6 +6,7 @@ import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
+import type { Admission } from './admission.ts';
 import type { BattleSignals } from './battle-signals.ts';
 import type { ImageCleaner } from './image-cleaner.ts';
 import { foldSnapshot } from './battle-snapshot.ts';
@@ -25,11 +26,8 @@ export interface BattleServiceDeps {
   mode: BattleMode;
   /** Puts a stored battle on the queue. */
   enqueue: (battleId: string) => Promise<void>;
-  /**
-   * Whether the queue can take another battle now; when it cannot, about how long until it can.
-   * Past the configured depth a visitor is told to come back instead of waiting in silence.
-   */
-  admission: () => Promise<{ open: true } | { open: false; retryAfterSeconds: number }>;
+  /** Whether the queue can take another battle now; when it cannot, about how long until it can (`admission.ts`). */
+  admission: Admission;
   /** Turns an upload into what is stored, shown and sent to the models (no metadata, oriented, capped). */
   cleanImage: ImageCleaner;
   /** The live link to workers: cancel, and the battle's stream so far. */

@@ -37,7 +37,7 @@ const NEXT_PAGE = `${SELECT} AND (v.created_at, v.battle_id) > ($2::timestamptz,
  * Streams counted battles that passed moderation (`ok`), oldest vote first, a page at a time, each
  * page one short query that follows the counted votes' index (`votes_counted_idx`) from where the
  * last one ended. The first rows come at once however many votes are stored (one statement
- * ordering the whole join sorts all of it before its first row: ~1 s for 100,000 votes), and a
+ * ordering the whole join sorts all of it before its first row, longer as votes grow), and a
  * download holds no database connection between pages, so a slow reader holds none at all. Each
  * page is bounded by the pool's query timeout. Votes counted while a download runs appear in it
  * if they come after where it has got to.

@@ -34,8 +34,8 @@ export interface HistoryCache {
 /**
  * Rendered history pages, kept in this gateway's memory under the tool's history version in Redis
  * (`@duet/platform/history-version`). A campaign's visitors read the same first pages over and over,
- * and a page of answers costs the gateway ~1.8 ms of CPU to render (the rows, the personal-data
- * masks, the JSON) and compress; a page served from here costs one Redis `GET`, and its
+ * and a page of answers costs the gateway milliseconds of CPU to render (the rows, the
+ * personal-data masks, the JSON) and compress; a page served from here costs one Redis `GET`, and its
  * compressed bytes are sent as they were made for the first reader.
  *
  * Never stale after a change that raised the version: the version is read before the page, so a

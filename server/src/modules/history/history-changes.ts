@@ -3,6 +3,7 @@ import { HISTORY_CACHE_TTL_MS, raiseHistoryVersions } from '@duet/platform/histo
 import type { RedisClient } from '@duet/platform/redis-connection';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
+import type { DuetBus } from '../../events/duet-events.ts';
 import type { HistoryCache } from './history-cache.ts';
 
 export interface HistoryChanges {
@@ -12,7 +13,7 @@ export interface HistoryChanges {
    * Raises it at the end of this turn of the event loop, once for every vote on the tool in the
    * turn, with the other tools' raises in one write to Redis: before the next request a reader of
    * this gateway can send (the voter's refetch comes after the vote's response), and without a
-   * Redis command per vote (one each cost the vote path ~10 % of its rate).
+   * Redis command per vote (one each slowed the vote path measurably: docs/benchmarks.md, votes).
    */
   soon: (tool: string) => void;
 }
@@ -60,4 +61,12 @@ export function historyChanges(deps: { redis: RedisClient; keys: RedisKeys; cach
       deps.cache.raising(tool, turn.raised);
     },
   };
+}
+
+/**
+ * Raises a tool's history version for every vote on it, at the end of the vote's turn: before the
+ * voter's next request can be read, so their refetch of the history finds the new version.
+ */
+export function raiseOnVotes(events: DuetBus, changes: HistoryChanges): void {
+  events.on('vote.recorded', ({ tool }) => changes.soon(tool));
 }

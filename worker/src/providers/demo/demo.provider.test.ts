@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the demo models' answers for every tool in both languages, the word-chain game and the stream, in one suite.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BattleInputs, Language, ModelSpec } from '@duet/contracts';
 import { DEMO_ROSTER } from '@duet/platform/roster-settings';

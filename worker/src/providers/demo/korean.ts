@@ -123,9 +123,6 @@ export function josa(word: string, p: Particle): string {
 /** `word` followed by the right form of particle `p`. */
 export const jo = (word: string, p: Particle): string => word + josa(word, p);
 
-/** Korean list: “가, 나, 다”. */
-export const listKo = (items: string[]): string => items.join(', ');
-
 /** 두음법칙 at the start of a word: 력 → 역, 녀 → 여, 래 → 내, 로 → 노. Undefined when it does not apply. */
 export function dueum(syllable: string): string | undefined {
   const code = syllable.charCodeAt(0) - SYLLABLE_FIRST;

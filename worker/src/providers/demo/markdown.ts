@@ -2,12 +2,6 @@
 export const md = (...lines: (string | false | undefined)[]): string =>
   lines.filter((l): l is string => typeof l === 'string').join('\n');
 
-/** Collapses whitespace and shortens to `max` characters with an ellipsis. */
-export const clip = (s: string, max = 120): string => {
-  const cps = Array.from(s.replace(/\s+/g, ' ').trim());
-  return cps.length > max ? `${cps.slice(0, max - 1).join('')}…` : cps.join('');
-};
-
 /** A number with thousands separators and at most `digits` decimals. */
 export const fmt = (n: number, digits = 2): string =>
   (Object.is(n, -0) ? 0 : n).toLocaleString('en-US', { maximumFractionDigits: digits });

@@ -15,9 +15,6 @@ export function toChunks(text: string): string[] {
 /** Rough token count of one chunk: about four characters, at least one. */
 export const tokensOf = (chunk: string): number => Math.max(1, Math.ceil(Array.from(chunk.trim()).length / 4));
 
-/** The tokens a whole answer costs when streamed, to keep answers within a tool's cap. */
-export const tokensIn = (text: string): number => toChunks(text).reduce((sum, c) => sum + tokensOf(c), 0);
-
 /** Waits `ms`; resolves `false` at once (timer cleared) if `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);

@@ -1,0 +1,34 @@
+import { SIDES } from '@duet/contracts';
+import type { RunBattleDeps } from './run-battle.handler.ts';
+import { userMessage } from './run-side.ts';
+import * as repo from '../store/battle.repo.ts';
+
+/**
+ * Ends a battle that cannot be run (its job failed for good, or the sweeper gave up on it): every
+ * side not stored is stored as failed, with what text its stream had, and viewers are told.
+ */
+export async function closeBattle(
+  deps: Pick<RunBattleDeps, 'db' | 'publisher' | 'logger'>,
+  battleId: string,
+): Promise<void> {
+  const battle = await repo.loadBattle(deps.db, battleId);
+  if (!battle || battle.status === 'finished') return;
+  const stored = await repo.finishedSides(deps.db, battleId);
+  const resume = await deps.publisher.resumePoint(battleId).catch(() => null);
+  const error = { code: 'battle_failed' as const, message: userMessage('battle_failed') };
+  for (const side of SIDES.filter((s) => !stored.has(s))) {
+    const text = resume?.[side].text ?? '';
+    await repo.insertAnswer(deps.db, {
+      battleId,
+      side,
+      model: battle.models[side],
+      text,
+      stats: { finishReason: 'error', inputTokens: null, outputTokens: null, ttftMs: null, durationMs: 0 },
+      error,
+    });
+    // One try: if Redis is away, snapshots read the stored answer and gateways ask viewers to resync.
+    await deps.publisher.publish({ type: 'error', battleId, side, ...error, chars: text.length }).catch(() => undefined);
+  }
+  await repo.markFinished(deps.db, battleId);
+  deps.logger.warn({ battleId, sides: SIDES.filter((s) => !stored.has(s)) }, 'closed a battle that could not be completed');
+}
