@@ -23,6 +23,12 @@ export const ZModelSpecSchema = z.object({
   baseURL: z.string().url().optional(),
   /** Name of the environment variable holding this model's API key. */
   apiKeyEnv: z.string().optional(),
+  /** What the provider charges per million input tokens, in US dollars (0 when unset: free). */
+  inputUsdPerMTok: z.number().nonnegative().max(10_000).optional(),
+  /** What the provider charges per million output tokens, in US dollars (0 when unset: free). */
+  outputUsdPerMTok: z.number().nonnegative().max(10_000).optional(),
+  /** This model's own budget per day (`BUDGET_TIME_ZONE`), in US dollars; unset: only the overall one applies. */
+  budgetUsdPerDay: z.number().positive().max(10_000_000).optional(),
 });
 export type ModelSpec = z.infer<typeof ZModelSpecSchema>;
 

@@ -26,6 +26,8 @@ export interface RosterSettings {
   anthropicBaseUrl?: string | undefined;
   compatBaseUrl?: string | undefined;
   compatModel?: string | undefined;
+  /** Each seed provider's prices (US dollars per million tokens). */
+  prices: Record<'openai' | 'anthropic' | 'compat', { inputUsdPerMTok: number; outputUsdPerMTok: number }>;
 }
 
 /**
@@ -34,7 +36,14 @@ export interface RosterSettings {
  */
 export function buildRoster(s: RosterSettings): { roster: ModelSpec[]; demo: boolean } {
   if (s.models) {
-    const roster = ZRosterSchema.parse(JSON.parse(s.models));
+    // A model without prices takes its provider's (OPENAI_*_USD_PER_MTOK, ...): a paid provider's model
+    // is never free by omission. Demo models cost nothing unless priced.
+    const seed = { openai: s.prices.openai, anthropic: s.prices.anthropic, 'openai-compatible': s.prices.compat, demo: { inputUsdPerMTok: 0, outputUsdPerMTok: 0 } };
+    const roster = ZRosterSchema.parse(JSON.parse(s.models)).map((m) => ({
+      ...m,
+      inputUsdPerMTok: m.inputUsdPerMTok ?? seed[m.provider].inputUsdPerMTok,
+      outputUsdPerMTok: m.outputUsdPerMTok ?? seed[m.provider].outputUsdPerMTok,
+    }));
     return { roster, demo: roster.every((m) => m.provider === 'demo') };
   }
   const real: ModelSpec[] = [];
@@ -47,6 +56,7 @@ export function buildRoster(s: RosterSettings): { roster: ModelSpec[]; demo: boo
       family: 'gpt',
       weight: 1,
       baseURL: s.openaiBaseUrl,
+      ...s.prices.openai,
     });
   }
   if (s.anthropicApiKey) {
@@ -58,6 +68,7 @@ export function buildRoster(s: RosterSettings): { roster: ModelSpec[]; demo: boo
       family: 'claude',
       weight: 1,
       baseURL: s.anthropicBaseUrl,
+      ...s.prices.anthropic,
     });
   }
   if (s.compatBaseUrl && s.compatModel) {
@@ -69,6 +80,7 @@ export function buildRoster(s: RosterSettings): { roster: ModelSpec[]; demo: boo
       family: 'other',
       weight: 1,
       baseURL: s.compatBaseUrl,
+      ...s.prices.compat,
     });
   }
   if (real.length >= 2) return { roster: real, demo: false };
@@ -110,6 +122,9 @@ function drawOne(pool: readonly ModelSpec[], random: () => number): ModelSpec {
   return last;
 }
 
+/** A price in US dollars per million tokens. */
+const price = z.coerce.number().nonnegative('a price is never negative').max(10_000, 'at most $10,000 per million tokens');
+
 /** The environment variables that choose the models; gateway and worker both read them. */
 export const ZModelEnvSchema = z.object({
   DUET_MODELS: optional,
@@ -122,6 +137,18 @@ export const ZModelEnvSchema = z.object({
   OPENAI_COMPAT_BASE_URL: optional.pipe(z.string().url().optional()),
   OPENAI_COMPAT_MODEL: optional,
   OPENAI_COMPAT_API_KEY: optional,
+  /** GPT-4o's list price per million input tokens (USD, 2024-08-06 model, as listed 2024-10); set it with OPENAI_MODEL. */
+  OPENAI_INPUT_USD_PER_MTOK: price.default(2.5),
+  /** GPT-4o's list price per million output tokens. */
+  OPENAI_OUTPUT_USD_PER_MTOK: price.default(10),
+  /** Claude 3.5 Sonnet's list price per million input tokens (USD, as listed 2024-10); set it with ANTHROPIC_MODEL. */
+  ANTHROPIC_INPUT_USD_PER_MTOK: price.default(3),
+  /** Claude 3.5 Sonnet's list price per million output tokens. */
+  ANTHROPIC_OUTPUT_USD_PER_MTOK: price.default(15),
+  /** The OpenAI-compatible server's price per million input tokens (a server of one's own: 0). */
+  OPENAI_COMPAT_INPUT_USD_PER_MTOK: price.default(0),
+  /** Its price per million output tokens. */
+  OPENAI_COMPAT_OUTPUT_USD_PER_MTOK: price.default(0),
 });
 export type ModelEnv = z.infer<typeof ZModelEnvSchema>;
 
@@ -135,4 +162,9 @@ export const rosterSettingsFromEnv = (env: ModelEnv): RosterSettings => ({
   anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
   compatBaseUrl: env.OPENAI_COMPAT_BASE_URL,
   compatModel: env.OPENAI_COMPAT_MODEL,
+  prices: {
+    openai: { inputUsdPerMTok: env.OPENAI_INPUT_USD_PER_MTOK, outputUsdPerMTok: env.OPENAI_OUTPUT_USD_PER_MTOK },
+    anthropic: { inputUsdPerMTok: env.ANTHROPIC_INPUT_USD_PER_MTOK, outputUsdPerMTok: env.ANTHROPIC_OUTPUT_USD_PER_MTOK },
+    compat: { inputUsdPerMTok: env.OPENAI_COMPAT_INPUT_USD_PER_MTOK, outputUsdPerMTok: env.OPENAI_COMPAT_OUTPUT_USD_PER_MTOK },
+  },
 });

@@ -4,6 +4,7 @@ import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema, ZYesNoSchema } from '@d
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
 import type { BattleMode, ModelSpec } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
+import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { z } from 'zod';
 import type { AccountsConfig } from './accounts-config.ts';
 import { accountsConfig, checkAccounts, checkEmulatorExposure, ZAccountsEnvSchema } from './accounts-config.ts';
@@ -106,6 +107,7 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   IMAGE_CLEAN_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
 })
   .extend(ZModelEnvSchema.shape)
+  .extend(ZBudgetEnvSchema.shape)
   .extend(ZAccountsEnvSchema.shape)
   .extend(ZSiteEnvSchema.shape)
   .superRefine(checkAccounts)
@@ -164,6 +166,8 @@ export interface GatewayConfig {
   /** How uploads are cleaned: the side cap, the pixel budget, how many at once. */
   images: { maxSidePx: number; maxInputPixels: number; concurrency: number };
   roster: ModelSpec[];
+  /** BUDGET_USD_PER_DAY (0: none) and the time zone whose day it counts by. */
+  budget: { usdPerDay: number; timeZone: string };
   /** True when the built-in demo models answer (no provider keys configured). */
   demoModels: boolean;
   accounts: AccountsConfig;
@@ -221,6 +225,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     adminToken: e.ADMIN_TOKEN ?? null,
     images: { maxSidePx: e.IMAGE_MAX_SIDE_PX, maxInputPixels: Math.round(e.IMAGE_MAX_MEGAPIXELS * 1_000_000), concurrency: e.IMAGE_CLEAN_CONCURRENCY },
     roster,
+    budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
     demoModels: demo,
     accounts: accountsConfig(e),
     site: siteConfig(e),

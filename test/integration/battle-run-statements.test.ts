@@ -12,7 +12,7 @@ import type { Db } from '../../worker/src/infra/db.ts';
 import { createRedis, redisReady } from '../../worker/src/infra/redis.ts';
 import type { RedisClient } from '../../worker/src/infra/redis.ts';
 import { createRunBattleHandler } from '../../worker/src/jobs/run-battle.handler.ts';
-import { providerLookup } from '../../worker/src/providers/provider-lookup.ts';
+import { pricesOfRoster, providerLookup } from '../../worker/src/providers/provider-lookup.ts';
 import type { RunBattle } from '../../worker/src/jobs/run-battle.handler.ts';
 import { createBattlePublisher } from '../../worker/src/live/battle-publisher.ts';
 import { startModeration } from '../../worker/src/moderation/moderation.ts';
@@ -81,6 +81,7 @@ describe('the statements a worker sends per battle', () => {
     runBattle = createRunBattleHandler({
       db: noted,
       publisher: createBattlePublisher(live, redisKeys(prefix), 600),
+      spending: { pricesFor: pricesOfRoster(c.roster), timeZone: 'UTC' },
       providerFor: providerLookup(c.roster, (spec) => {
         const provider = createProvider(spec, { apiKey: undefined, timeoutMs: 10_000, demoSpeed: c.demoSpeed });
         return {
@@ -154,7 +155,7 @@ describe('the statements a worker sends per battle', () => {
       const statements = about(id).map((s) => s.text.replace(/\s+/g, ' ').trim());
       expect(statements).toHaveLength(5);
       expect(statements[0]).toMatch(/^WITH mark AS \( UPDATE battles SET status/);
-      expect(statements.slice(1, 3).every((s) => s.startsWith('INSERT INTO answers'))).toBe(true);
+      expect(statements.slice(1, 3).every((s) => s.startsWith('WITH stored AS ( INSERT INTO answers'))).toBe(true);
       expect(statements[3]).toMatch(/^UPDATE battles SET moderation = \$2/);
       expect(statements[4]).toMatch(/^UPDATE battles SET status = 'finished'/);
     }
@@ -175,7 +176,7 @@ describe('the statements a worker sends per battle', () => {
 
     expect(await stored(id)).toEqual({ status: 'finished', moderation: 'flagged', moderation_categories: ['violence'], answers: 2 });
     const statements = about(id).map((s) => s.text.replace(/\s+/g, ' ').trim());
-    expect(statements.filter((s) => s.startsWith('INSERT INTO answers'))).toHaveLength(1);
+    expect(statements.filter((s) => s.startsWith('WITH stored AS ( INSERT INTO answers'))).toHaveLength(1);
     expect(statements.some((s) => s.includes('json_agg'))).toBe(true);
     const text = await db.pool.query<{ text: string }>(`SELECT text FROM answers WHERE battle_id = $1 AND side = 'a'`, [id]);
     expect(text.rows[0]!.text).toBe('Whales are large. I will kill you.');

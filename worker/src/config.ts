@@ -1,4 +1,5 @@
 import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema } from '@duet/platform/env';
+import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
 import type { ModelSpec } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
@@ -73,7 +74,9 @@ export const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   /** The worker's own port: `/metrics`, `/healthz`, `/readyz`; 0 picks a free one. Never publish it. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKER_HTTP_HOST: z.string().min(1).default('0.0.0.0'),
-}).extend(ZModelEnvSchema.shape);
+})
+  .extend(ZModelEnvSchema.shape)
+  .extend(ZBudgetEnvSchema.shape);
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -112,6 +115,8 @@ export interface WorkerConfig {
   moderation: ModerationConfig;
   /** The listener of `/metrics`, `/healthz` and `/readyz`. */
   http: { host: string; port: number };
+  /** BUDGET_USD_PER_DAY and the time zone whose day it counts by (the spend ledger's days too). */
+  budget: { usdPerDay: number; timeZone: string };
 }
 
 /** How battles are moderated before they are shown in public (worker/src/moderation/). */
@@ -171,6 +176,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     apiKeys,
     moderation: moderationConfig(e, roster, apiKeys),
     http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
+    budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
   };
 }
 

@@ -39,7 +39,7 @@ import { startModeration } from './moderation/moderation.ts';
 import { createWorkerMetrics } from './observability/metrics.ts';
 import { createProvider } from './providers/index.ts';
 import type { ModelProvider } from './providers/provider.ts';
-import { providerLookup } from './providers/provider-lookup.ts';
+import { pricesOfRoster, providerLookup } from './providers/provider-lookup.ts';
 
 export interface BattleWorker {
   /**
@@ -123,7 +123,8 @@ export async function startWorker(
     config: config.moderation,
     historyChanged: (tool) => raiseHistoryVersion(redis, keys, tool),
   });
-  const close = (battleId: string) => closeBattle({ db, publisher, logger }, battleId);
+  const spending = { pricesFor: pricesOfRoster(config.roster), timeZone: config.budget.timeZone };
+  const close = (battleId: string) => closeBattle({ db, publisher, logger, spending }, battleId);
 
   const cancels = await watchCancels({ subscriber: cancelSub, redis: live, keys, running });
   const consumer = startBattleConsumer({
@@ -138,6 +139,7 @@ export async function startWorker(
     runBattle: createRunBattleHandler({
       db,
       publisher,
+      spending,
       providerFor: providerLookup(config.roster, makeProvider),
       isCancelled: cancels.isCancelled,
       logger,

@@ -1,5 +1,6 @@
 import { findTool, SIDES } from '@duet/contracts';
 import type { Side } from '@duet/contracts';
+import type { Prices } from '@duet/contracts/cost';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
 import { contentTexts } from '../moderation/moderation.ts';
@@ -8,6 +9,7 @@ import { retrying } from '../infra/retry.ts';
 import type { BattlePublisher } from '../live/battle-publisher.ts';
 import type { ModelProvider } from '../providers/provider.ts';
 import * as repo from '../store/battle.repo.ts';
+import { answerCost } from './answer-cost.ts';
 import { createDeltaClock } from './delta-clock.ts';
 import type { SideResult } from './run-side.ts';
 import { CHARS_PER_TOKEN_CAP, runSide, userMessage } from './run-side.ts';
@@ -18,11 +20,22 @@ export interface BattleMetrics {
   sideEnded: (model: string, result: SideResult) => void;
   /** A model failed; `retried` when the side tries again. */
   providerError: (model: string, code: string, retried: boolean) => void;
+  /** A side's answer was stored, having cost `usd`. */
+  spent: (model: string, usd: number) => void;
+}
+
+/** How answers are priced and which day their spend counts in. */
+export interface Spending {
+  /** A model's prices (an unknown model is free: it is never drawn). */
+  pricesFor: (modelId: string) => Prices;
+  /** BUDGET_TIME_ZONE: the spend ledger's days start at its midnight. */
+  timeZone: string;
 }
 
 export interface RunBattleDeps {
   db: Db;
   publisher: BattlePublisher;
+  spending: Spending;
   /** The adapter for a model id, or undefined when this worker's roster lacks it. */
   providerFor: (modelId: string) => ModelProvider | undefined;
   /** True when the battle was cancelled before this worker picked it up. */
@@ -186,10 +199,21 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
         .publish({ type: 'saving', battleId, side, chars: result.text.length, stats: result.stats, error: result.error })
         .catch((err: unknown) => log.warn({ err, side }, 'could not announce saving'));
       // Store first, then announce: once a viewer sees both sides end, a vote can count on them.
+      const model = battle.models[side];
+      const cost = answerCost({
+        prices: deps.spending.pricesFor(model),
+        stats: result.stats,
+        text: result.text,
+        question: [prompt.system, prompt.user],
+        hasImage: image !== undefined,
+      });
       const inserted = await keep('store the answer', () =>
-        repo.insertAnswer(deps.db, { battleId, side, model: battle.models[side], text: result.text, stats: result.stats, error: result.error }),
+        repo.insertAnswer(deps.db, { battleId, side, model, text: result.text, stats: result.stats, error: result.error, cost }, deps.spending.timeZone),
       );
-      if (inserted) answered[side] = result.text;
+      if (inserted) {
+        answered[side] = result.text;
+        deps.metrics?.spent(model, cost.usd);
+      }
       stored.add(side);
       // The last side is announced only once the battle is moderated, so it is listed in public
       // history by the time anyone can vote on it.

@@ -109,6 +109,12 @@ export function createWorkerMetrics(deps: {
     labelNames: ['queue', 'final'],
     registers,
   });
+  const spend = new Counter({
+    name: 'duet_spend_usd_total',
+    help: "What this worker's stored answers cost, in US dollars, by model (sum over workers)",
+    labelNames: ['model'],
+    registers,
+  });
   const errors = new Counter({
     name: 'duet_provider_errors_total',
     help: 'Model failures by model, error code, and whether the side tried again',
@@ -126,6 +132,7 @@ export function createWorkerMetrics(deps: {
       if (stats.outputTokens && generatingMs >= 1) pace.observe({ model }, stats.outputTokens / (generatingMs / 1000));
     },
     providerError: (model, code, retried) => errors.inc({ model, code, retried: String(retried) }),
+    spent: (model, usd) => spend.inc({ model }, usd),
     battleStarted: (waitedMs) => queueWait.observe(Math.max(0, waitedMs) / 1000),
     countFailures: (worker) =>
       worker.on('failed', (job) => {

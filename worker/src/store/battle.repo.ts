@@ -100,24 +100,43 @@ export interface AnswerToStore {
   text: string;
   stats: AnswerStats;
   error: { code: string; message: string } | null;
+  /** What it cost (`answer-cost.ts`); absent, it is stored without a cost and counts in no spend. */
+  cost?: { usd: number; estimated: boolean } | undefined;
 }
 
 /**
- * Stores a side's answer once, with its style and whether it names a model (a vote on the battle
- * then does not count); a second write for the same side changes nothing. Returns whether this
- * call stored it. A battle whose asker erased their account while it ran keeps the answer's
- * figures (its vote still counts) but not its text.
+ * Stores a side's answer once, with its style, whether it names a model (a vote on the battle then
+ * does not count) and its cost, and adds the cost to the spend ledger of its hour (UTC) and its day
+ * (in `timeZone`, the budgets' day) in the same statement; a second write for the same side changes
+ * nothing. Returns whether this call stored it. A battle whose asker erased their account while it
+ * ran keeps the answer's figures (its vote still counts, its cost was spent) but not its text.
  */
-export async function insertAnswer(db: Db, a: AnswerToStore): Promise<boolean> {
+export async function insertAnswer(db: Db, a: AnswerToStore, timeZone = 'UTC'): Promise<boolean> {
   const style = answerStyle(a.text);
-  const { rowCount } = await db.query(
-    `INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms,
-                          duration_ms, error_code, error_message,
-                          style_length, style_headers, style_list_items, style_bold, style_code_blocks, names_model)
-     SELECT $1, $2, $3, CASE WHEN b.moderation = 'erased' THEN '' ELSE $4 END, $5, $6, $7, $8, $9, $10,
-            CASE WHEN b.moderation = 'erased' THEN NULL ELSE $11 END, $12, $13, $14, $15, $16, $17
-       FROM battles b WHERE b.id = $1
-     ON CONFLICT (battle_id, side) DO NOTHING`,
+  const { rows } = await db.query<{ stored: number }>(
+    `WITH stored AS (
+       INSERT INTO answers (battle_id, side, model, text, finish_reason, input_tokens, output_tokens, ttft_ms,
+                            duration_ms, error_code, error_message,
+                            style_length, style_headers, style_list_items, style_bold, style_code_blocks, names_model,
+                            cost_usd, cost_estimated)
+       SELECT $1, $2, $3, CASE WHEN b.moderation = 'erased' THEN '' ELSE $4 END, $5, $6, $7, $8, $9, $10,
+              CASE WHEN b.moderation = 'erased' THEN NULL ELSE $11 END, $12, $13, $14, $15, $16, $17, $18, $19
+         FROM battles b WHERE b.id = $1
+       ON CONFLICT (battle_id, side) DO NOTHING
+       RETURNING model, cost_usd, cost_estimated
+     ), spent AS (
+       INSERT INTO spend_ledger (period, period_start, model, usd, answers, estimated_answers)
+       SELECT p.period, p.start, s.model, s.cost_usd, 1, s.cost_estimated::int
+         FROM stored s,
+              (VALUES ('hour', date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'),
+                      ('day', date_trunc('day', now() AT TIME ZONE $20) AT TIME ZONE $20)) AS p(period, start)
+        WHERE s.cost_usd IS NOT NULL
+       ON CONFLICT (period, period_start, model) DO UPDATE
+         SET usd = spend_ledger.usd + EXCLUDED.usd,
+             answers = spend_ledger.answers + 1,
+             estimated_answers = spend_ledger.estimated_answers + EXCLUDED.estimated_answers
+     )
+     SELECT count(*)::int AS stored FROM stored`,
     [
       a.battleId,
       a.side,
@@ -136,9 +155,12 @@ export async function insertAnswer(db: Db, a: AnswerToStore): Promise<boolean> {
       style.bold,
       style.codeBlocks,
       namesModel(a.text),
+      a.cost?.usd ?? null,
+      a.cost?.estimated ?? false,
+      timeZone,
     ],
   );
-  return rowCount === 1;
+  return rows[0]?.stored === 1;
 }
 
 /** An unfinished battle, as the sweeper sees it. */
