@@ -1,5 +1,6 @@
 /** Everything in contracts, for imports by name; the browser imports it too. */
 export * from './catalog.ts';
+export * from './cost.ts';
 export * from './jobs.ts';
 export * from './limits.ts';
 export * from './live.ts';
@@ -11,6 +12,7 @@ export * from './socket-events.ts';
 export * from './style-features.ts';
 export * from './tools.ts';
 export * from './validate.ts';
+export * from './schemas/admin.schema.ts';
 export * from './schemas/battle.schema.ts';
 export * from './schemas/error.schema.ts';
 export * from './schemas/history.schema.ts';

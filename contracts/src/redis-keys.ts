@@ -29,6 +29,17 @@ export const redisKeys = (prefix: string) => ({
   historyVersion: (tool: string) => `${prefix}:history:${tool}:version`,
   /** Pub/sub channel carrying battle ids to cancel. */
   cancelChannel: `${prefix}:battle-cancel`,
+  /**
+   * A budget day's reserved and settled spend (micro-dollars), overall and per model. Every key of
+   * one day carries the day as its hash tag: the budget scripts touch several at once.
+   */
+  budgetTotals: (day: string) => `${prefix}:budget:{${day}}:totals`,
+  /** One battle's reservation in its budget day, until its sides are settled. */
+  budgetBattle: (day: string, battleId: string) => `${prefix}:budget:{${day}}:battle:${battleId}`,
+  /** The battles of a budget day with a reservation still open, by when they reserved it. */
+  budgetOpen: (day: string) => `${prefix}:budget:{${day}}:open`,
+  /** Budgets an operator set (`PUT /api/admin/budgets`), over the settings': `*` and model ids, in US dollars. */
+  budgetOverrides: `${prefix}:budget-overrides`,
 });
 export type RedisKeys = ReturnType<typeof redisKeys>;
 

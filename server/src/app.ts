@@ -8,7 +8,6 @@ import { closeGateway } from './close-gateway.ts';
 import type { GatewayConfig } from './config.ts';
 import type { DuetEvents } from './events/duet-events.ts';
 import { createEventBus } from './events/event-bus.ts';
-import { adminAuth } from './http/admin-auth.ts';
 import { optionalSession } from './http/auth.ts';
 import { clientApp } from './http/client-app.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
@@ -24,6 +23,8 @@ import { loadOnce, storedSecret } from './infra/secrets.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAdmission } from './modules/battles/admission.ts';
+import { budgetRoutes } from './modules/budget/budget.routes.ts';
+import { createBudgetService } from './modules/budget/budget.service.ts';
 import { createBattleSignals } from './modules/battles/battle-signals.ts';
 import { battleRoutes, voteRoutes } from './modules/battles/battle.routes.ts';
 import { createBattleService } from './modules/battles/battle.service.ts';
@@ -75,7 +76,13 @@ export interface Gateway {
  * Builds and starts the gateway: REST API, Socket.IO, and the built client when present. This is
  * the composition root: it connects the parts and decides nothing itself.
  */
-export async function startGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Promise<Gateway> {
+/** What tests may replace in a gateway. */
+export interface GatewayOverrides {
+  /** The clock the budgets' days are read from. */
+  budgetClock?: () => Date;
+}
+
+export async function startGateway(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel }), overrides: GatewayOverrides = {}): Promise<Gateway> {
   // First, so a refused Firebase set-up stops the start before any connection is opened.
   const firebase = config.accounts.mode === 'disabled' ? null : createFirebaseAuth(config.accounts, logger);
   const db = createDb(config.databaseUrl, config.dbPoolSize, 'duet-gateway', config.dbQueryTimeoutMs);
@@ -102,17 +109,27 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   // A BullMQ queue's first command (it asks Redis for its version) failing leaves that queue failing
   // for good: better not to start (a supervisor starts it again) than to refuse every battle.
   await Promise.all(queueViews.queues.map((q) => q.waitUntilReady()));
-  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, redis, logger });
+  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, redis, logger, spend: () => budget.figures() });
   logBattleEvents(events, logger);
   /** Started with Socket.IO below; its measured pace suggests how long a refused visitor should wait. */
   let queueWatch: QueueWatch | null = null;
   const stats = createStatsService({ db });
   const signals = createBattleSignals({ redis, keys });
+  const budget = createBudgetService({
+    redis,
+    keys,
+    db,
+    roster: config.roster,
+    usdPerDay: config.budget.usdPerDay,
+    timeZone: config.budget.timeZone,
+    now: overrides.budgetClock,
+  });
   const battles = createBattleService({
     db,
     roster: config.roster,
     mode: config.mode,
     enqueue: (id) => enqueueBattle(queue, id),
+    budget,
     admission: createAdmission({ maxWaiting: config.queue.maxWaiting, waitingCount: () => queue.getWaitingCount(), pace: () => queueWatch?.pace ?? 0 }),
     cleanImage: createImageCleaner(config.images),
     signals,
@@ -200,7 +217,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       limit: limit('export', config.rateLimits.exportsPerMinute),
     }),
   );
-  api.use('/admin', adminAuth(config.adminToken), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now }), users));
+  api.use('/admin', operators.api, budgetRoutes(budget), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now }), users));
   api.use(userRoutes(users, { accounts: config.accounts, limit: limit('accounts', config.rateLimits.accountsPerMinute) }));
   api.use(notFoundHandler);
   app.use('/api', api);

@@ -81,7 +81,8 @@ describe('the statements a worker sends per battle', () => {
     runBattle = createRunBattleHandler({
       db: noted,
       publisher: createBattlePublisher(live, redisKeys(prefix), 600),
-      spending: { pricesFor: pricesOfRoster(c.roster), timeZone: 'UTC' },
+      // Battles stored here reserve nothing: their budget is never touched.
+      spending: { pricesFor: pricesOfRoster(c.roster), timeZone: 'UTC', budget: { sideStored: async () => true, battleEnded: async () => undefined } },
       providerFor: providerLookup(c.roster, (spec) => {
         const provider = createProvider(spec, { apiKey: undefined, timeoutMs: 10_000, demoSpeed: c.demoSpeed });
         return {

@@ -12,6 +12,7 @@ import {
   SWEEP_BATTLES_JOB,
 } from '@duet/contracts';
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/contracts';
+import { createBudgetLedger, ledgerSpendOfDay } from '@duet/platform/budget-ledger';
 import { raiseHistoryVersion } from '@duet/platform/history-version';
 import { startOpsServer } from '@duet/platform/ops-server';
 import { readinessOf } from '@duet/platform/readiness';
@@ -26,11 +27,13 @@ import { keepSchedules } from './infra/schedules.ts';
 import type { Schedule } from './infra/schedules.ts';
 import { startBattleConsumer } from './jobs/battle-consumer.ts';
 import type { RunningBattle } from './jobs/battle-consumer.ts';
+import { createBattleSpend } from './jobs/battle-spend.ts';
 import { closeBattle } from './jobs/close-battle.ts';
 import { startLeaderboardWorker, styleRefitRequester } from './jobs/leaderboard-worker.ts';
 import { createRunBattleHandler } from './jobs/run-battle.handler.ts';
 import { createStartPacer } from './jobs/start-pacer.ts';
 import { createSweepBattles } from './jobs/sweep-battles.handler.ts';
+import { createSweepReservations } from './jobs/sweep-reservations.ts';
 import { watchCancels } from './live/battle-cancels.ts';
 import { createBattleLeases } from './live/battle-leases.ts';
 import { createBattlePublisher } from './live/battle-publisher.ts';
@@ -50,6 +53,8 @@ export interface BattleWorker {
   worker: Worker<RunBattleJob, void, typeof RUN_BATTLE_JOB>;
   /** Runs the sweeper once now (operators and tests; it also runs on its schedule). */
   sweep: () => Promise<{ requeued: number; closed: number; orphans: number }>;
+  /** Closes the budget reservations battles left open, as the sweeper does on its schedule. */
+  sweepReservations: (now?: Date) => Promise<{ closed: number }>;
   /** The worker's own port: `/metrics`, `/healthz`, `/readyz` (WORKER_HTTP_PORT). */
   httpUrl: string;
 }
@@ -123,7 +128,9 @@ export async function startWorker(
     config: config.moderation,
     historyChanged: (tool) => raiseHistoryVersion(redis, keys, tool),
   });
-  const spending = { pricesFor: pricesOfRoster(config.roster), timeZone: config.budget.timeZone };
+  const ledger = createBudgetLedger(redis, keys, (day) => ledgerSpendOfDay(db, day, config.budget.timeZone));
+  const battleSpend = createBattleSpend({ ledger, db, logger });
+  const spending = { pricesFor: pricesOfRoster(config.roster), timeZone: config.budget.timeZone, budget: battleSpend };
   const close = (battleId: string) => closeBattle({ db, publisher, logger, spending }, battleId);
 
   const cancels = await watchCancels({ subscriber: cancelSub, redis: live, keys, running });
@@ -201,7 +208,8 @@ export async function startWorker(
     maxRequeues: config.sweep.maxRequeues,
     giveUpAfterMs: config.sweep.giveUpAfterMs,
   });
-  const maintenanceWorker = new Worker(MAINTENANCE_QUEUE, async () => sweep(), {
+  const sweepReservations = createSweepReservations({ ledger, spend: battleSpend, db, timeZone: config.budget.timeZone, logger });
+  const maintenanceWorker = new Worker(MAINTENANCE_QUEUE, async () => ({ ...(await sweep()), ...(await sweepReservations()) }), {
     connection: bullConnection,
     prefix,
     concurrency: 1,
@@ -218,6 +226,7 @@ export async function startWorker(
   return {
     worker: consumer.worker,
     sweep,
+    sweepReservations,
     httpUrl: ops.url,
     close: async (graceMs = config.shutdownTimeoutMs - 3_000) => {
       draining = true;

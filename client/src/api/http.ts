@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly issues: NonNullable<ErrorResponse['error']['issues']> = [],
+    /** `Retry-After`, in seconds, when the answer gave one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -47,7 +49,8 @@ async function send<T>(path: string, init: RequestInit, token: string): Promise<
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const err = (body as ErrorResponse | null)?.error;
-    throw new ApiError(res.status, err?.code ?? 'http_error', err?.message ?? res.statusText, err?.issues ?? []);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    throw new ApiError(res.status, err?.code ?? 'http_error', err?.message ?? res.statusText, err?.issues ?? [], Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
   }
   return body as T;
 }

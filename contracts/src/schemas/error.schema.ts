@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'unavailable',
   'busy',
+  'budget_exhausted',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -32,7 +32,17 @@ export interface GatewayMetrics {
  * process, as in tests). Votes and battles are counted from the event bus, never by the services;
  * queue depths and sockets are read when scraped.
  */
-export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Queue[]; db: Db; redis: RedisClient; logger: Logger }): GatewayMetrics {
+/** Today's spend and budgets in US dollars, by model id and `all` (0: no budget), read at each scrape. */
+export type SpendFigures = () => Promise<{ spent: Record<string, number>; budgets: Record<string, number> }>;
+
+export function createGatewayMetrics(deps: {
+  events: DuetBus;
+  queues: readonly Queue[];
+  db: Db;
+  redis: RedisClient;
+  logger: Logger;
+  spend: SpendFigures;
+}): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: 'duet_' });
@@ -40,6 +50,7 @@ export function createGatewayMetrics(deps: { events: DuetBus; queues: readonly Q
   dbPoolGauges(registry, deps.db);
   redisMemoryGauge(registry, deps.redis, deps.logger);
   unhandledRejectionsCounter(registry);
+  spendGauges(registry, deps.spend, deps.logger);
 
   const battles = new Counter({ name: 'duet_battles_created_total', help: 'Battles stored and queued, by tool', labelNames: ['tool'], registers });
   const cancels = new Counter({ name: 'duet_battles_cancelled_total', help: 'Battles their vote-token holder cancelled', registers });
@@ -150,3 +161,34 @@ function redisMemoryGauge(registry: Registry, redis: RedisClient, logger: Logger
 }
 
 
+
+/**
+ * `duet_spend_today_usd{model}` (settled today, `all` for every model) and
+ * `duet_budget_usd_per_day{model}` (0: none), from the budgets' ledger in Redis at each scrape:
+ * every gateway reports the same figures, aggregate with `max`.
+ */
+function spendGauges(registry: Registry, spend: SpendFigures, logger: Logger): void {
+  let figures: ReturnType<SpendFigures> | null = null;
+  // Both gauges are collected in one scrape: one read of the ledger serves them.
+  const read = () => {
+    figures ??= spend().finally(() => setImmediate(() => (figures = null)));
+    return figures;
+  };
+  const gauge = (name: string, help: string, pick: (f: Awaited<ReturnType<SpendFigures>>) => Record<string, number>) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['model'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        try {
+          for (const [model, usd] of Object.entries(pick(await read()))) this.set({ model }, usd);
+        } catch (err) {
+          logger.debug({ err }, 'could not read the budgets for the metrics');
+        }
+      },
+    });
+  gauge('duet_spend_today_usd', "What answers settled today cost, in US dollars, by model and for all ('all'), in BUDGET_TIME_ZONE's day", (f) => f.spent);
+  gauge('duet_budget_usd_per_day', "Each model's budget and the overall one ('all') per day, in US dollars (0: none)", (f) => f.budgets);
+}

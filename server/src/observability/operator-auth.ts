@@ -19,6 +19,11 @@ export interface OperatorAuthDeps {
 export interface OperatorAuth {
   /** Lets operators through: a bearer credential, or a board session cookie. */
   guard: RequestHandler;
+  /**
+   * The admin API's guard: a bearer credential only (ADMIN_TOKEN, or a Firebase ID token with the
+   * `admin` claim), never the board's cookie, so no page of another site can act with it.
+   */
+  api: RequestHandler;
   /** `GET /session` (the sign-in form) and `POST /session` (a credential in, a session cookie out). */
   routes: Router;
 }
@@ -79,6 +84,19 @@ export function operatorAuth(deps: OperatorAuthDeps): OperatorAuth {
     throw new AppError(401, 'unauthorized', 'The queue board needs an operator credential: Authorization: Bearer <ADMIN_TOKEN or Firebase ID token>, or the cookie POST /admin/session sets.');
   };
 
+  const api: RequestHandler = async (req, res, next) => {
+    if (!configured) {
+      throw new AppError(404, 'not_found', 'The admin API is turned off on this server: set ADMIN_TOKEN (at least 32 characters), or turn accounts on and give operators the `admin` claim.');
+    }
+    const bearer = bearerCredential(req.get('authorization'));
+    if (bearer === undefined) {
+      res.set('WWW-Authenticate', 'Bearer realm="duet-admin"');
+      throw new AppError(401, 'unauthorized', 'The admin API needs an Authorization: Bearer <ADMIN_TOKEN or Firebase ID token> header.');
+    }
+    res.locals.operator = await operatorOf(bearer);
+    next();
+  };
+
   const routes = Router();
   routes.get('/session', (_req, res) => {
     if (!configured) throw off();
@@ -112,7 +130,7 @@ export function operatorAuth(deps: OperatorAuthDeps): OperatorAuth {
       }
     },
   );
-  return { guard, routes };
+  return { guard, api, routes };
 }
 
 /** The request's `Origin`, when it sent one, is this host. */

@@ -18,7 +18,8 @@ export async function closeBattle(
   const stored = await repo.finishedSides(deps.db, battleId);
   const resume = await deps.publisher.resumePoint(battleId).catch(() => null);
   const error = { code: 'battle_failed' as const, message: userMessage('battle_failed') };
-  const prompt = findTool(battle.tool)?.prompt({ inputs: battle.inputs, text: battle.text, hasImage: battle.hasImage, lang: battle.lang });
+  const tool = findTool(battle.tool);
+  const prompt = tool?.prompt({ inputs: battle.inputs, text: battle.text, hasImage: battle.hasImage, lang: battle.lang });
   for (const side of SIDES.filter((s) => !stored.has(s))) {
     const text = resume?.[side].text ?? '';
     const stats = { finishReason: 'error' as const, inputTokens: null, outputTokens: null, ttftMs: null, durationMs: 0 };
@@ -29,11 +30,13 @@ export async function closeBattle(
       text,
       question: prompt ? [prompt.system, prompt.user] : [battle.text],
       hasImage: battle.hasImage,
+      maxOutputTokens: tool?.maxTokens ?? 0,
     });
     await repo.insertAnswer(deps.db, { battleId, side, model, text, stats, error, cost }, deps.spending.timeZone);
     // One try: if Redis is away, snapshots read the stored answer and gateways ask viewers to resync.
     await deps.publisher.publish({ type: 'error', battleId, side, ...error, chars: text.length }).catch(() => undefined);
   }
   await repo.markFinished(deps.db, battleId);
+  if (battle.budgetDay) await deps.spending.budget.battleEnded(battle.budgetDay, battleId);
   deps.logger.warn({ battleId, sides: SIDES.filter((s) => !stored.has(s)) }, 'closed a battle that could not be completed');
 }

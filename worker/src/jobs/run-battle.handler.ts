@@ -1,5 +1,6 @@
 import { findTool, SIDES } from '@duet/contracts';
 import type { Side } from '@duet/contracts';
+import { toMicroUsd } from '@duet/contracts/cost';
 import type { Prices } from '@duet/contracts/cost';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
@@ -10,6 +11,7 @@ import type { BattlePublisher } from '../live/battle-publisher.ts';
 import type { ModelProvider } from '../providers/provider.ts';
 import * as repo from '../store/battle.repo.ts';
 import { answerCost } from './answer-cost.ts';
+import type { BattleSpend } from './battle-spend.ts';
 import { createDeltaClock } from './delta-clock.ts';
 import type { SideResult } from './run-side.ts';
 import { CHARS_PER_TOKEN_CAP, runSide, userMessage } from './run-side.ts';
@@ -30,6 +32,8 @@ export interface Spending {
   pricesFor: (modelId: string) => Prices;
   /** BUDGET_TIME_ZONE: the spend ledger's days start at its midnight. */
   timeZone: string;
+  /** Settles the battle's reservation in the budgets as its sides are stored. */
+  budget: BattleSpend;
 }
 
 export interface RunBattleDeps {
@@ -189,6 +193,8 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       }
       return { texts: contentTexts({ text: battle.text, inputs: battle.inputs, answers }), image };
     };
+    /** The sides this attempt stored and settled in the budgets, at their costs (micro-dollars). */
+    const settled: Partial<Record<Side, number>> = {};
     let moderated: Promise<void> | null = null;
     const afterStoredOnce = () => (moderated ??= deps.afterStored?.(battleId, content()) ?? Promise.resolve());
 
@@ -206,6 +212,7 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
         text: result.text,
         question: [prompt.system, prompt.user],
         hasImage: image !== undefined,
+        maxOutputTokens: tool.maxTokens,
       });
       const inserted = await keep('store the answer', () =>
         repo.insertAnswer(deps.db, { battleId, side, model, text: result.text, stats: result.stats, error: result.error, cost }, deps.spending.timeZone),
@@ -213,6 +220,7 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       if (inserted) {
         answered[side] = result.text;
         deps.metrics?.spent(model, cost.usd);
+        if (battle.budgetDay && (await deps.spending.budget.sideStored(battle.budgetDay, battleId, side, cost.usd))) settled[side] = toMicroUsd(cost.usd);
       }
       stored.add(side);
       // The last side is announced only once the battle is moderated, so it is listed in public
@@ -235,6 +243,7 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       if (failed) throw failed.reason;
       await afterStoredOnce();
       await keep('mark the battle finished', () => repo.markFinished(deps.db, battleId));
+      if (battle.budgetDay) await deps.spending.budget.battleEnded(battle.budgetDay, battleId, settled);
     } finally {
       signals.cancel.removeEventListener('abort', onCancel);
     }

@@ -13,6 +13,8 @@ export interface BattleToRun {
   status: 'queued' | 'running' | 'finished';
   hasImage: boolean;
   models: Record<Side, string>;
+  /** The budget day its worst case was reserved in; null when none was. */
+  budgetDay: string | null;
 }
 
 interface BattleRow {
@@ -25,10 +27,11 @@ interface BattleRow {
   has_image: boolean;
   model_a: string;
   model_b: string;
+  budget_day: string | null;
 }
 
 /** The columns of a {@link BattleRow}, of `battles b`. */
-const BATTLE_COLUMNS = 'b.id, b.tool, b.lang, b.text, b.inputs, b.status, b.has_image, b.model_a, b.model_b';
+const BATTLE_COLUMNS = 'b.id, b.tool, b.lang, b.text, b.inputs, b.status, b.has_image, b.model_a, b.model_b, b.budget_day';
 
 const battleOf = (r: BattleRow): BattleToRun => ({
   id: r.id,
@@ -39,6 +42,7 @@ const battleOf = (r: BattleRow): BattleToRun => ({
   status: r.status,
   hasImage: r.has_image,
   models: { a: r.model_a, b: r.model_b },
+  budgetDay: r.budget_day,
 });
 
 export async function loadBattle(db: Db, id: string): Promise<BattleToRun | null> {
@@ -194,4 +198,17 @@ export async function clearOrphaned(db: Db, battleId: string): Promise<void> {
 /** The sweeper put the battle back on the queue. */
 export async function noteRequeued(db: Db, battleId: string): Promise<void> {
   await db.query(`UPDATE battles SET requeues = requeues + 1, orphaned_at = NULL WHERE id = $1`, [battleId]);
+}
+
+/** What each stored side of a battle cost, in micro-dollars (0 for one stored without a cost). */
+export async function answerCosts(db: Db, battleId: string): Promise<Partial<Record<Side, number>>> {
+  const { rows } = await db.query<{ side: Side; cost_usd: string | null }>('SELECT side, cost_usd FROM answers WHERE battle_id = $1', [battleId]);
+  return Object.fromEntries(rows.map((r) => [r.side, Math.ceil(Number(r.cost_usd ?? 0) * 1_000_000 - 1e-6)]));
+}
+
+/** Whether each battle exists and is finished (for the reservations the sweeper finds open). */
+export async function battleStates(db: Db, ids: readonly string[]): Promise<Map<string, 'finished' | 'unfinished'>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; status: string }>('SELECT id, status FROM battles WHERE id = ANY($1::uuid[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.status === 'finished' ? 'finished' : 'unfinished']));
 }

@@ -79,3 +79,26 @@ describe('a place in line', () => {
     expect(queuePlaceMessage(korean, place(400, 754))).toBe('질문이 대기열 400번째에 있어요. 약 13분 남았어요.');
   });
 });
+
+describe('the message when the day’s budget is spent', () => {
+  const translator = (lng: 'en' | 'ko') => {
+    const i18n = createInstance();
+    void i18n.init({ lng, initAsync: false, resources: { en: { battle: en }, ko: { battle: ko } }, interpolation: { escapeValue: false } });
+    return i18n.getFixedT(lng, 'battle') as TFunction<'battle'>;
+  };
+  const spent = (seconds: number) => new ApiError(503, 'budget_exhausted', 'spent', [], seconds);
+  const now = new Date(2026, 10, 28, 18, 0);
+
+  it('tells when questions open again, in hours or minutes, in both languages', () => {
+    const english = apiErrorMessage(translator('en'), spent(6 * 3600), now);
+    expect(english).toMatch(/^Today's questions have all been asked\. New ones open at 12:00\s?AM \(in about 6 hours\)\.$/);
+    expect(apiErrorMessage(translator('en'), spent(30 * 60), now)).toMatch(/New ones open at 6:30\s?PM \(in about 30 minutes\)\.$/);
+    const korean = apiErrorMessage(translator('ko'), spent(6 * 3600), now);
+    // Node's own ICU may lack Korean names for the half days; a browser says 오전.
+    expect(korean).toMatch(/^오늘 준비된 질문이 모두 소진되었어요\. (오전|AM) 12:00에 다시 열려요 \(약 6시간 후\)\.$/);
+  });
+
+  it('says to come back tomorrow when the answer gave no time', () => {
+    expect(apiErrorMessage(translator('en'), new ApiError(503, 'budget_exhausted', 'spent'), now)).toBe("Today's questions have all been asked. Please come back tomorrow.");
+  });
+});

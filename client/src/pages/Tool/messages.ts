@@ -27,6 +27,7 @@ export const API_ERROR_MESSAGES: Record<ApiFailureCode, `errors.${string}`> = {
   rate_limited: 'errors.rate_limited',
   unavailable: 'errors.unavailable',
   busy: 'errors.busy',
+  budget_exhausted: 'errors.budget_exhausted',
   network_error: 'errors.network_error',
   too_many_rooms: 'errors.generic',
   too_many_connections: 'errors.generic',
@@ -58,9 +59,18 @@ const messageOf = <K extends string>(messages: Record<string, K>, code: string, 
   Object.hasOwn(messages, code) ? messages[code]! : fallback;
 
 /** A failed API call, in the visitor's language (by its code; unknown codes get the generic text). */
-export function apiErrorMessage(t: TFunction<'battle'>, err: unknown): string {
+export function apiErrorMessage(t: TFunction<'battle'>, err: unknown, now: Date = new Date()): string {
   const code = err instanceof ApiError ? err.code : 'generic';
+  if (err instanceof ApiError && code === 'budget_exhausted' && err.retryAfterSeconds !== null) return comeBackMessage(t, err.retryAfterSeconds, now);
   return t(messageOf(API_ERROR_MESSAGES, code, 'errors.generic'));
+}
+
+/** When today's budget is spent: the local time it has room again, and how long until then. */
+function comeBackMessage(t: TFunction<'battle'>, seconds: number, now: Date): string {
+  const at = new Date(now.getTime() + seconds * 1000);
+  const formatParams = { at: { hour: 'numeric', minute: '2-digit' } };
+  if (seconds < 90 * 60) return t('errors.budget_exhausted_minutes', { at, minutes: Math.max(1, Math.round(seconds / 60)), formatParams });
+  return t('errors.budget_exhausted_hours', { at, hours: Math.round(seconds / 3600), formatParams });
 }
 
 /** Why one side failed, in the visitor's language (a code from a newer gateway gets the generic text). */

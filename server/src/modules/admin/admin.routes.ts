@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { UserService } from '../users/user.service.ts';
 import type { AdminService } from './admin.service.ts';
 
-/** Operator routes; mount them behind `adminAuth`. */
+/** Operator routes; mount them behind the operators' API guard (`operator-auth.ts`). */
 export function adminRoutes(service: AdminService, users: Pick<UserService, 'deleteAccountsOf'>): Router {
   const router = Router();
 

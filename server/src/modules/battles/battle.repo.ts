@@ -20,6 +20,8 @@ export interface NewBattle {
   image?: { mimeType: string; data: Buffer } | undefined;
   /** The signed-in user who asked; null when anonymous. */
   userId: string | null;
+  /** The budget day its worst case was reserved in (`budget-ledger.ts`); absent, none was. */
+  budgetDay?: string | null | undefined;
 }
 
 export interface BattleRow {
@@ -40,8 +42,8 @@ export interface BattleRow {
  */
 export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
   const battle = `INSERT INTO battles (id, tool, lang, text, inputs, model_a, label_a, family_a, model_b, label_b, family_b,
-                                       mode, vote_token_hash, has_image, user_id)
-                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
+                                       mode, vote_token_hash, has_image, user_id, budget_day)
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
   const values: unknown[] = [
     b.id,
     b.tool,
@@ -58,6 +60,7 @@ export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
     b.voteTokenHash,
     b.image !== undefined,
     b.userId,
+    b.budgetDay ?? null,
   ];
   if (!b.image) {
     await db.query(battle, values);
@@ -65,7 +68,7 @@ export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
   }
   await db.query(
     `WITH battle AS (${battle} RETURNING id)
-     INSERT INTO battle_images (battle_id, mime_type, bytes, data, cleaned) SELECT id, $16, $17, $18, true FROM battle`,
+     INSERT INTO battle_images (battle_id, mime_type, bytes, data, cleaned) SELECT id, $17, $18, $19, true FROM battle`,
     [...values, b.image.mimeType, b.image.data.length, b.image.data],
   );
 }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { BLIND_LABELS, checkToolFields, findTool } from '@duet/contracts';
+import { costMicroUsd, inputTokensAtMost, pricesOf } from '@duet/contracts/cost';
 import { drawPair } from '@duet/platform/roster-settings';
 import type { BattleMode, BattleSnapshot, CreateBattleRequest, CreateBattleResponse, ImageMimeType, ModelSpec, Side, VoteRequest, VoteResponse } from '@duet/contracts';
 import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
+import type { BudgetService } from '../budget/budget.service.ts';
 import type { Admission } from './admission.ts';
 import type { BattleSignals } from './battle-signals.ts';
 import type { ImageCleaner } from './image-cleaner.ts';
@@ -28,6 +30,8 @@ export interface BattleServiceDeps {
   enqueue: (battleId: string) => Promise<void>;
   /** Whether the queue can take another battle now; when it cannot, about how long until it can (`admission.ts`). */
   admission: Admission;
+  /** Draws the pair and reserves its worst case in the budgets, or says when they have room again. */
+  budget: Pick<BudgetService, 'admit' | 'release'>;
   /** Turns an upload into what is stored, shown and sent to the models (no metadata, oriented, capped). */
   cleanImage: ImageCleaner;
   /** The live link to workers: cancel, and the battle's stream so far. */
@@ -64,31 +68,50 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (!admission.open) {
       throw new AppError(503, 'busy', 'So many questions are waiting that yours would wait too long. Please try again soon.', undefined, admission.retryAfterSeconds);
     }
-    // Last of the checks, as the costliest: a refused question costs no decoding.
+    // The costliest checks last: a refused question costs no decoding.
     const cleaned = image && (await deps.cleanImage(image.data, image.mimeType));
 
-    const [first, second] = drawPair(deps.roster, random);
-    const sides: Record<Side, ModelSpec> = random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
     const id = randomUUID();
-    const voteToken = newVoteToken();
-    await repo.insertBattle(deps.db, {
-      id,
-      tool: tool.slug,
-      lang: req.lang,
-      text: req.text,
-      inputs: req.inputs,
-      sides,
-      mode: deps.mode,
-      voteTokenHash: hashVoteToken(voteToken),
-      image: cleaned,
-      userId: userId ?? null,
+    // Each side's worst case: its model's prices, the question's input at most, the tool's token cap.
+    const prompt = tool.prompt({ inputs: req.inputs, text: req.text, hasImage: cleaned !== undefined, lang: req.lang });
+    const inputAtMost = inputTokensAtMost([prompt.system, prompt.user], cleaned !== undefined);
+    const admitted = await deps.budget.admit({
+      battleId: id,
+      candidates: deps.roster,
+      worstCaseMicroUsd: (m) => costMicroUsd(pricesOf(m), inputAtMost, tool.maxTokens),
+      draw: (pool) => drawPair(pool, random),
     });
+    if (!admitted.ok) {
+      throw new AppError(503, 'budget_exhausted', "Today's budget for questions is spent. Please come back when the day turns.", undefined, admitted.retryAfterSeconds);
+    }
+    const [first, second] = admitted.pair;
+    const sides: Record<Side, ModelSpec> = random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
+    const voteToken = newVoteToken();
+    try {
+      await repo.insertBattle(deps.db, {
+        id,
+        tool: tool.slug,
+        lang: req.lang,
+        text: req.text,
+        inputs: req.inputs,
+        sides,
+        mode: deps.mode,
+        voteTokenHash: hashVoteToken(voteToken),
+        image: cleaned,
+        userId: userId ?? null,
+        budgetDay: admitted.day,
+      });
+    } catch (err) {
+      await releaseQuietly(admitted.day, id);
+      throw err;
+    }
     try {
       await deps.enqueue(id);
     } catch (err) {
       // Without a job the battle would never run: take it back and report (an outage, or Redis
       // full, is a 503; the visitor never sees Redis's own words).
       await repo.deleteBattle(deps.db, id);
+      await releaseQuietly(admitted.day, id);
       throw err;
     }
     deps.events.emit('battle.created', { battleId: id, tool: tool.slug, models: { a: sides.a.id, b: sides.b.id } });
@@ -105,6 +128,11 @@ export function createBattleService(deps: BattleServiceDeps) {
    * battle whose answers were stored without knowing whether they name a model takes three more,
    * once (read the unflagged answers, flag them, vote again).
    */
+  /** A reservation left by a battle that was not stored: the sweeper gives it back if Redis cannot now. */
+  async function releaseQuietly(day: string, battleId: string): Promise<void> {
+    await deps.budget.release(day, battleId).catch(() => undefined);
+  }
+
   async function vote(battleId: string, body: VoteRequest, voter: Voter): Promise<VoteResponse> {
     // The hashing key of anonymous voters is made once for the whole service, at its first vote.
     const voterKey = await deps.voterKey(voter);
