@@ -38,6 +38,8 @@ export const redisKeys = (prefix: string) => ({
   budgetBattle: (day: string, battleId: string) => `${prefix}:budget:{${day}}:battle:${battleId}`,
   /** The battles of a budget day with a reservation still open, by when they reserved it. */
   budgetOpen: (day: string) => `${prefix}:budget:{${day}}:open`,
+  /** A day's count of battles of one asker (`user:<id>`, `device:<id>`, `ip:<keyed hash>`): the quotas. */
+  quota: (day: string, asker: string) => `${prefix}:quota:${day}:${asker}`,
   /** Budgets an operator set (`PUT /api/admin/budgets`), over the settings': `*` and model ids, in US dollars. */
   budgetOverrides: `${prefix}:budget-overrides`,
 });

@@ -10,6 +10,7 @@ import type { DuetEvents } from './events/duet-events.ts';
 import { createEventBus } from './events/event-bus.ts';
 import { optionalSession } from './http/auth.ts';
 import { clientApp } from './http/client-app.ts';
+import { deviceCookie } from './http/device-cookie.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { liveness, readiness } from './http/health.ts';
 import { createHttpServer } from './http/http-server.ts';
@@ -25,6 +26,7 @@ import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAdmission } from './modules/battles/admission.ts';
 import { budgetRoutes } from './modules/budget/budget.routes.ts';
 import { createBudgetService } from './modules/budget/budget.service.ts';
+import { createQuotaService } from './modules/quota/quota.service.ts';
 import { createBattleSignals } from './modules/battles/battle-signals.ts';
 import { battleRoutes, voteRoutes } from './modules/battles/battle.routes.ts';
 import { createBattleService } from './modules/battles/battle.service.ts';
@@ -130,6 +132,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     mode: config.mode,
     enqueue: (id) => enqueueBattle(queue, id),
     budget,
+    quota: createQuotaService({ redis, keys, ...config.quotas, timeZone: config.budget.timeZone, now: overrides.budgetClock }),
     admission: createAdmission({ maxWaiting: config.queue.maxWaiting, waitingCount: () => queue.getWaitingCount(), pace: () => queueWatch?.pace ?? 0 }),
     cleanImage: createImageCleaner(config.images),
     signals,
@@ -197,7 +200,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
 
   const api = express.Router();
   api.use(jsonBody);
-  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null, ...config.site }));
+  const device = deviceCookie(loadOnce(() => storedSecret(db, 'device-cookie')));
+  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null, ...config.site }, device));
   api.use(
     battleRoutes(
       battles,
@@ -206,6 +210,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
         cancel: limit('cancels', config.rateLimits.cancelsPerMinute),
       },
       session,
+      device,
     ),
   );
   api.use(leaderboardRoutes(leaderboard));

@@ -93,6 +93,10 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   HISTORY_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
   /** Bearer token of the operators' admin API (`/api/admin/...`); unset, the admin API is off. */
   ADMIN_TOKEN: optional.pipe(z.string().min(32, 'at least 32 characters').optional()),
+  /** Battles a visitor who is not signed in may ask a day (BUDGET_TIME_ZONE's), by device and address (0: no quota). */
+  QUOTA_ANON_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  /** Battles a signed-in account may ask a day (0: no quota); at least QUOTA_ANON_PER_DAY. */
+  QUOTA_USER_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** Votes per voter (account, else hashed IP) per UTC day that count; more are kept, marked. 0: no cap. */
   VOTE_DAILY_CAP: z.coerce.number().int().min(0).default(0),
   /** Folder of the built client to serve; empty to serve the API only. */
@@ -113,6 +117,9 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   .superRefine(checkAccounts)
   .superRefine(checkEmulatorExposure)
   .superRefine((e, ctx) => {
+    if (e.QUOTA_ANON_PER_DAY > 0 && e.QUOTA_USER_PER_DAY > 0 && e.QUOTA_USER_PER_DAY < e.QUOTA_ANON_PER_DAY) {
+      ctx.addIssue({ code: 'custom', path: ['QUOTA_USER_PER_DAY'], message: 'at least QUOTA_ANON_PER_DAY: signing up never gives fewer questions' });
+    }
     if (e.DRAIN_DELAY_MS > e.SHUTDOWN_TIMEOUT_MS / 2) {
       ctx.addIssue({ code: 'custom', path: ['DRAIN_DELAY_MS'], message: 'at most half of SHUTDOWN_TIMEOUT_MS: the rest is for open requests to finish' });
     }
@@ -166,6 +173,8 @@ export interface GatewayConfig {
   /** How uploads are cleaned: the side cap, the pixel budget, how many at once. */
   images: { maxSidePx: number; maxInputPixels: number; concurrency: number };
   roster: ModelSpec[];
+  /** Battles a day per visitor who is not signed in, and per account (0: no quota). */
+  quotas: { anonPerDay: number; userPerDay: number };
   /** BUDGET_USD_PER_DAY (0: none) and the time zone whose day it counts by. */
   budget: { usdPerDay: number; timeZone: string };
   /** True when the built-in demo models answer (no provider keys configured). */
@@ -226,6 +235,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     images: { maxSidePx: e.IMAGE_MAX_SIDE_PX, maxInputPixels: Math.round(e.IMAGE_MAX_MEGAPIXELS * 1_000_000), concurrency: e.IMAGE_CLEAN_CONCURRENCY },
     roster,
     budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
+    quotas: { anonPerDay: e.QUOTA_ANON_PER_DAY, userPerDay: e.QUOTA_USER_PER_DAY },
     demoModels: demo,
     accounts: accountsConfig(e),
     site: siteConfig(e),

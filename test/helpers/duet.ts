@@ -67,6 +67,8 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
     RATE_LIMIT_VOTES_PER_MINUTE: '0',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0',
     RATE_LIMIT_EXPORTS_PER_MINUTE: '0',
+    QUOTA_ANON_PER_DAY: '0',
+    QUOTA_USER_PER_DAY: '0',
     CLIENT_DIST: '',
     // Free ports for the metrics listeners: tests run many gateways and workers on one machine.
     METRICS_PORT: '0',

@@ -1,4 +1,4 @@
-import type { ErrorResponse } from '@duet/contracts';
+import type { ErrorResponse, QuotaFigures } from '@duet/contracts';
 import { getAccessToken, setAccessToken } from '../state/auth.ts';
 
 /** An API failure with the server's code and message (or `network_error`). */
@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly issues: NonNullable<ErrorResponse['error']['issues']> = [],
     /** `Retry-After`, in seconds, when the answer gave one. */
     readonly retryAfterSeconds: number | null = null,
+    /** With `quota_exceeded`: the day's quota, and an account's when not signed in. */
+    readonly quota: QuotaFigures | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -50,7 +52,14 @@ async function send<T>(path: string, init: RequestInit, token: string): Promise<
   if (!res.ok) {
     const err = (body as ErrorResponse | null)?.error;
     const retryAfter = Number(res.headers.get('retry-after'));
-    throw new ApiError(res.status, err?.code ?? 'http_error', err?.message ?? res.statusText, err?.issues ?? [], Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+    throw new ApiError(
+      res.status,
+      err?.code ?? 'http_error',
+      err?.message ?? res.statusText,
+      err?.issues ?? [],
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+      err?.quota ?? null,
+    );
   }
   return body as T;
 }

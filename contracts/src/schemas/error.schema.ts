@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'unavailable',
   'busy',
   'budget_exhausted',
+  'quota_exceeded',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -35,6 +36,9 @@ export const ZErrorResponseSchema = z.object({
     message: z.string(),
     /** Field-level problems for `validation_failed`. */
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    /** With `quota_exceeded`: the day's quota, and an account's when the asker is not signed in. */
+    quota: z.object({ limit: z.number().int(), signedInLimit: z.number().int().nullable() }).optional(),
   }),
 });
+export type QuotaFigures = NonNullable<ErrorResponse['error']['quota']>;
 export type ErrorResponse = z.infer<typeof ZErrorResponseSchema>;

@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorResponse, FieldIssue } from '@duet/contracts';
+import type { ErrorCode, ErrorResponse, FieldIssue, QuotaFigures } from '@duet/contracts';
 import { isQueryTimeout } from '@duet/platform/pg-pool';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -13,6 +13,8 @@ export class AppError extends Error {
     readonly issues?: FieldIssue[],
     /** Seconds the client should wait before trying again (sent as `Retry-After`). */
     readonly retryAfterSeconds?: number,
+    /** A quota's figures, with `quota_exceeded`: the client offers sign-up with them. */
+    readonly quota?: QuotaFigures,
   ) {
     super(message);
     this.name = 'AppError';
@@ -33,8 +35,8 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.in
   return result.data;
 }
 
-export const sendError = (status: number, code: string, message: string, issues?: FieldIssue[]): ErrorResponse => ({
-  error: { code, message, ...(issues ? { issues } : {}) },
+export const sendError = (status: number, code: string, message: string, issues?: FieldIssue[], quota?: QuotaFigures): ErrorResponse => ({
+  error: { code, message, ...(issues ? { issues } : {}), ...(quota ? { quota } : {}) },
 });
 
 export const notFoundHandler: RequestHandler = (req, res) => {
@@ -108,7 +110,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         log.warn({ cause: { code, message } }, 'a backing service is unavailable');
       }
       if (known.retryAfterSeconds !== undefined || known.status === 503) res.set('Retry-After', String(known.retryAfterSeconds ?? 5));
-      res.status(known.status).json(sendError(known.status, known.code, known.message, known.issues));
+      res.status(known.status).json(sendError(known.status, known.code, known.message, known.issues, known.quota));
       return;
     }
     log.error({ err }, 'unhandled error');

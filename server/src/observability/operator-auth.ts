@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { adminTokenCheck, bearerCredential } from '../http/admin-auth.ts';
 import { AppError } from '../http/errors.ts';
 import type { OperatorSessions } from './operator-session.ts';
-import { cookieValue, OPERATOR_COOKIE, OPERATOR_SESSION_MINUTES } from './operator-session.ts';
+import { cookieValue } from '../http/cookies.ts';
+import { OPERATOR_COOKIE, OPERATOR_SESSION_MINUTES } from './operator-session.ts';
 
 export interface OperatorAuthDeps {
   /** ADMIN_TOKEN, or null. */

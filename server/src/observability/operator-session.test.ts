@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cookieValue, createOperatorSessions } from './operator-session.ts';
+import { createOperatorSessions } from './operator-session.ts';
 
 const secret = new Uint8Array(randomBytes(32));
 const sessions = (adminToken: string | null, minutes?: number) => createOperatorSessions({ secret: async () => secret, adminToken, minutes });
@@ -33,14 +33,5 @@ describe('operator sessions', () => {
     const { value } = await sessions('t'.repeat(40)).issue('token');
     expect(await sessions('u'.repeat(40)).verify(value)).toBeNull();
     expect(await sessions(null).verify(value)).toBeNull();
-  });
-});
-
-describe('cookieValue', () => {
-  it('finds one cookie among others, and nothing in a missing or foreign header', () => {
-    expect(cookieValue('a=1; duet_operator=xyz.abc; b=2', 'duet_operator')).toBe('xyz.abc');
-    expect(cookieValue('duet_operator_old=1', 'duet_operator')).toBeUndefined();
-    expect(cookieValue(undefined, 'duet_operator')).toBeUndefined();
-    expect(cookieValue('=x; ;;', 'duet_operator')).toBeUndefined();
   });
 });

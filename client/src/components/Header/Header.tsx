@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { useProfile } from '../../auth/use-profile.ts';
 import { useAuth, useSignedIn } from '../../state/auth.ts';
+import { useAuthDialog } from '../../state/auth-dialog.ts';
 import type { AuthMode } from '../Auth/AuthDialog.tsx';
 import { AccountMenu } from './AccountMenu.tsx';
 import { DuetMark, GiftIcon, MenuIcon, PodiumIcon } from './Icons.tsx';
@@ -73,6 +74,13 @@ export function Header() {
   const [authLoaded, setAuthLoaded] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
   useProfile();
+  // A page asked for the dialog (a visitor offered sign-up): open it here, where it lives.
+  const requested = useAuthDialog((s) => s.requested);
+  useEffect(() => {
+    if (!requested) return;
+    useAuthDialog.getState().clear();
+    openAuth(requested);
+  }, [requested]);
 
   // Growing past the breakpoint with the drawer open: the bar shows the controls again.
   useEffect(() => {

@@ -22,6 +22,7 @@ import { CATEGORIES } from './tool-draft.ts';
 import { usePickedImage } from './use-picked-image.ts';
 import { useToolDraft } from './use-tool-draft.ts';
 import './ToolForm.css';
+import { useAuthDialog } from '../../state/auth-dialog.ts';
 
 interface ToolFormProps {
   tool: ToolDefinition;
@@ -32,11 +33,13 @@ interface ToolFormProps {
   inLine?: boolean;
   /** A translated message about the last failed request. */
   serverError: string | null;
+  /** The failed request is one an account would let through: a sign-up button goes with the message. */
+  offerSignUp?: boolean;
   onSubmit: (req: CreateBattleRequest, image: File | null) => void;
 }
 
 /** The tool's own question form: only the fields the tool has, every limit checked before sending. */
-export function ToolForm({ tool, busy, submitting, inLine, serverError, onSubmit }: ToolFormProps) {
+export function ToolForm({ tool, busy, submitting, inLine, serverError, offerSignUp, onSubmit }: ToolFormProps) {
   const { t, i18n } = useTranslation('battle');
   const id = useId();
   const f = tool.fields;
@@ -283,6 +286,11 @@ export function ToolForm({ tool, busy, submitting, inLine, serverError, onSubmit
       {serverError && (
         <p className="ask__error" role="alert" data-testid="form-error">
           {serverError}
+          {offerSignUp && (
+            <button type="button" className="btn btn--primary btn--sm ask__signup" onClick={() => useAuthDialog.getState().request('signup')} data-testid="form-signup">
+              {t('form.signUpForMore')}
+            </button>
+          )}
         </p>
       )}
 

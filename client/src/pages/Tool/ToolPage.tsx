@@ -16,7 +16,7 @@ import { toast } from '../../state/toasts.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
 import { AnswerPane } from './AnswerPane.tsx';
-import { apiErrorMessage, queuePlaceMessage } from './messages.ts';
+import { apiErrorMessage, queuePlaceMessage, signUpWouldHelp } from './messages.ts';
 import { usePacedText } from './paced-text.ts';
 import { ToolForm } from './ToolForm.tsx';
 import { VoteBar } from './VoteBar.tsx';
@@ -172,6 +172,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
           submitting={create.isPending}
           inLine={inLine !== null}
           serverError={create.isError ? apiErrorMessage(t, create.error) : null}
+          offerSignUp={create.isError && signUpWouldHelp(create.error)}
           onSubmit={(req, image) => {
             castVote.reset();
             cancel.reset();

@@ -28,6 +28,7 @@ export const API_ERROR_MESSAGES: Record<ApiFailureCode, `errors.${string}`> = {
   unavailable: 'errors.unavailable',
   busy: 'errors.busy',
   budget_exhausted: 'errors.budget_exhausted',
+  quota_exceeded: 'errors.quota_exceeded',
   network_error: 'errors.network_error',
   too_many_rooms: 'errors.generic',
   too_many_connections: 'errors.generic',
@@ -62,8 +63,16 @@ const messageOf = <K extends string>(messages: Record<string, K>, code: string, 
 export function apiErrorMessage(t: TFunction<'battle'>, err: unknown, now: Date = new Date()): string {
   const code = err instanceof ApiError ? err.code : 'generic';
   if (err instanceof ApiError && code === 'budget_exhausted' && err.retryAfterSeconds !== null) return comeBackMessage(t, err.retryAfterSeconds, now);
+  if (err instanceof ApiError && code === 'quota_exceeded' && err.quota) {
+    const { limit, signedInLimit } = err.quota;
+    return signedInLimit !== null && signedInLimit > limit ? t('errors.quota_exceeded_signup', { limit, signedInLimit }) : t('errors.quota_exceeded', { limit });
+  }
   return t(messageOf(API_ERROR_MESSAGES, code, 'errors.generic'));
 }
+
+/** Whether a failed question is one that signing up would let through (an anonymous visitor's spent quota). */
+export const signUpWouldHelp = (err: unknown): boolean =>
+  err instanceof ApiError && err.code === 'quota_exceeded' && err.quota !== null && err.quota.signedInLimit !== null && err.quota.signedInLimit > err.quota.limit;
 
 /** When today's budget is spent: the local time it has room again, and how long until then. */
 function comeBackMessage(t: TFunction<'battle'>, seconds: number, now: Date): string {

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { sessionUserId } from '../../http/auth.ts';
+import { deviceIdOf } from '../../http/device-cookie.ts';
 import { AppError, parseOr400 } from '../../http/errors.ts';
 import { multipartBody, sniffImage } from '../../http/image-upload.ts';
 import type { BattleService, UploadedImage } from './battle.service.ts';
@@ -33,15 +34,16 @@ export function battleRoutes(
   service: BattleService,
   limits: { create: RequestHandler; cancel: RequestHandler },
   session: RequestHandler,
+  device: RequestHandler,
 ): Router {
   const router = Router();
 
-  router.post('/battles', limits.create, multipartBody, session, async (req, res) => {
+  router.post('/battles', limits.create, multipartBody, session, device, async (req, res) => {
     const multipart = Boolean(req.is('multipart/form-data'));
     const body = parseOr400(ZCreateBattleRequestSchema, requestBody((req.body ?? {}) as Record<string, unknown>, multipart));
     let image: UploadedImage | undefined;
     if (req.file) image = { mimeType: await sniffImage(req.file.buffer), data: req.file.buffer };
-    const created = await service.create(body, image, sessionUserId(res));
+    const created = await service.create(body, image, { userId: sessionUserId(res), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', deviceId: deviceIdOf(res) });
     res.status(202).json(created);
   });
 

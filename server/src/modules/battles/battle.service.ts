@@ -2,12 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { BLIND_LABELS, checkToolFields, findTool } from '@duet/contracts';
 import { costMicroUsd, inputTokensAtMost, pricesOf } from '@duet/contracts/cost';
 import { drawPair } from '@duet/platform/roster-settings';
-import type { BattleMode, BattleSnapshot, CreateBattleRequest, CreateBattleResponse, ImageMimeType, ModelSpec, Side, VoteRequest, VoteResponse } from '@duet/contracts';
+import type {
+  BattleMode,
+  BattleSnapshot,
+  CreateBattleRequest,
+  CreateBattleResponse,
+  ImageMimeType,
+  ModelSpec,
+  Side,
+  ToolDefinition,
+  VoteRequest,
+  VoteResponse,
+} from '@duet/contracts';
 import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { BudgetService } from '../budget/budget.service.ts';
+import type { QuotaService } from '../quota/quota.service.ts';
 import type { Admission } from './admission.ts';
 import type { BattleSignals } from './battle-signals.ts';
 import type { ImageCleaner } from './image-cleaner.ts';
@@ -15,6 +27,13 @@ import { foldSnapshot } from './battle-snapshot.ts';
 import * as repo from './battle.repo.ts';
 import { hashVoteToken, newVoteToken, voteTokenMatches } from './vote-token.ts';
 import type { Voter } from './voter-key.ts';
+
+/** Who asks a battle: the signed-in user, if any; the client's address; the device its cookie names, if it came with one. */
+export interface Asker {
+  userId?: string | undefined;
+  ip: string;
+  deviceId?: string | undefined;
+}
 
 /** An upload as it arrived, its type judged by its bytes; cleaned before anything keeps it. */
 export interface UploadedImage {
@@ -30,6 +49,8 @@ export interface BattleServiceDeps {
   enqueue: (battleId: string) => Promise<void>;
   /** Whether the queue can take another battle now; when it cannot, about how long until it can (`admission.ts`). */
   admission: Admission;
+  /** Each asker's questions a day. */
+  quota: Pick<QuotaService, 'take'>;
   /** Draws the pair and reserves its worst case in the budgets, or says when they have room again. */
   budget: Pick<BudgetService, 'admit' | 'release'>;
   /** Turns an upload into what is stored, shown and sent to the models (no metadata, oriented, capped). */
@@ -54,16 +75,36 @@ export function createBattleService(deps: BattleServiceDeps) {
   const random = deps.random ?? Math.random;
 
   /**
-   * Validates, stores and enqueues a battle, as `userId`'s when signed in. Nothing is left
-   * behind when any step fails.
+   * Validates, stores and enqueues a battle for `asker` (as the signed-in user's when there is one).
+   * In order, each refusal costing less than the next: the question, the asker's daily quota, the
+   * queue's depth, the image's cleaning, the budgets (which draw the pair). Nothing is left behind
+   * when any step fails: no row, no job, no reservation, no place taken in the quota.
    */
-  async function create(req: CreateBattleRequest, image: UploadedImage | undefined, userId?: string): Promise<CreateBattleResponse> {
+  async function create(req: CreateBattleRequest, image: UploadedImage | undefined, asker: Asker): Promise<CreateBattleResponse> {
     const tool = findTool(req.tool);
     if (!tool) throw new AppError(404, 'unknown_tool', `There is no tool called "${req.tool}"`);
     const issues = checkToolFields(tool, req);
     if (issues.length) throw validationError(issues);
     if (tool.image === 'required' && !image) throw new AppError(400, 'image_required', 'This tool needs an image');
     if (tool.image === 'none' && image) throw new AppError(400, 'image_not_allowed', 'This tool does not take an image');
+    const quota = await deps.quota.take({ userId: asker.userId, addressKey: await deps.voterKey({ ip: asker.ip }), deviceId: asker.deviceId });
+    if (!quota.ok) {
+      const more = quota.signedInLimit !== null && quota.signedInLimit > quota.limit ? ` Sign up to ask ${quota.signedInLimit} a day.` : '';
+      throw new AppError(429, 'quota_exceeded', `You have asked today's ${quota.limit} questions.${more}`, undefined, quota.retryAfterSeconds, {
+        limit: quota.limit,
+        signedInLimit: quota.signedInLimit,
+      });
+    }
+    try {
+      return await store(tool, req, image, asker.userId);
+    } catch (err) {
+      await quota.give().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** The rest of `create`, past the question and the quota. */
+  async function store(tool: ToolDefinition, req: CreateBattleRequest, image: UploadedImage | undefined, userId: string | undefined): Promise<CreateBattleResponse> {
     const admission = await deps.admission();
     if (!admission.open) {
       throw new AppError(503, 'busy', 'So many questions are waiting that yours would wait too long. Please try again soon.', undefined, admission.retryAfterSeconds);
@@ -117,6 +158,7 @@ export function createBattleService(deps: BattleServiceDeps) {
     deps.events.emit('battle.created', { battleId: id, tool: tool.slug, models: { a: sides.a.id, b: sides.b.id } });
     return { battleId: id, voteToken, sides: labelsFor(sides, deps.mode) };
   }
+
 
   /**
    * Records the one vote of a battle; the vote token alone decides who may vote. Every vote is
