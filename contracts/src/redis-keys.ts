@@ -40,6 +40,10 @@ export const redisKeys = (prefix: string) => ({
   budgetOpen: (day: string) => `${prefix}:budget:{${day}}:open`,
   /** A day's count of battles of one asker (`user:<id>`, `device:<id>`, `ip:<keyed hash>`): the quotas. */
   quota: (day: string, asker: string) => `${prefix}:quota:${day}:${asker}`,
+  /** A challenge's signature once a battle used it: each solution is accepted once, on any gateway. */
+  challengeUsed: (signature: string) => `${prefix}:challenge:used:${signature}`,
+  /** Battles created in one minute (epoch minutes), across gateways: past a rate, challenges get harder. */
+  battleRate: (minute: number) => `${prefix}:battle-rate:${minute}`,
   /** Budgets an operator set (`PUT /api/admin/budgets`), over the settings': `*` and model ids, in US dollars. */
   budgetOverrides: `${prefix}:budget-overrides`,
 });

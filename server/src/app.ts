@@ -27,6 +27,8 @@ import { createAdmission } from './modules/battles/admission.ts';
 import { budgetRoutes } from './modules/budget/budget.routes.ts';
 import { createBudgetService } from './modules/budget/budget.service.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
+import { challengeRoutes, countBattles } from './modules/challenge/challenge.routes.ts';
+import { createChallengeService } from './modules/challenge/challenge.service.ts';
 import { createBattleSignals } from './modules/battles/battle-signals.ts';
 import { battleRoutes, voteRoutes } from './modules/battles/battle.routes.ts';
 import { createBattleService } from './modules/battles/battle.service.ts';
@@ -117,6 +119,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   let queueWatch: QueueWatch | null = null;
   const stats = createStatsService({ db });
   const signals = createBattleSignals({ redis, keys });
+  const challenge = config.challenge
+    ? createChallengeService({
+        redis,
+        keys,
+        settings: config.challenge,
+        secrets: loadOnce(async () => {
+          const [signature, keySignature] = await Promise.all([storedSecret(db, 'challenge-hmac'), storedSecret(db, 'challenge-key-hmac')]);
+          return { signature: Buffer.from(signature).toString('hex'), keySignature: Buffer.from(keySignature).toString('hex') };
+        }),
+      })
+    : null;
+  if (challenge) countBattles(events, challenge);
   const budget = createBudgetService({
     redis,
     keys,
@@ -132,6 +146,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     mode: config.mode,
     enqueue: (id) => enqueueBattle(queue, id),
     budget,
+    challenge,
     quota: createQuotaService({ redis, keys, ...config.quotas, timeZone: config.budget.timeZone, now: overrides.budgetClock }),
     admission: createAdmission({ maxWaiting: config.queue.maxWaiting, waitingCount: () => queue.getWaitingCount(), pace: () => queueWatch?.pace ?? 0 }),
     cleanImage: createImageCleaner(config.images),
@@ -201,7 +216,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const api = express.Router();
   api.use(jsonBody);
   const device = deviceCookie(loadOnce(() => storedSecret(db, 'device-cookie')));
-  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null, ...config.site }, device));
+  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null, challenge: challenge !== null, ...config.site }, device));
+  api.use(challengeRoutes(challenge));
   api.use(
     battleRoutes(
       battles,

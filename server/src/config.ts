@@ -4,6 +4,7 @@ import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema, ZYesNoSchema } from '@d
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
 import type { BattleMode, ModelSpec } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
+import { isPriced } from '@duet/contracts/cost';
 import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { z } from 'zod';
 import type { AccountsConfig } from './accounts-config.ts';
@@ -97,6 +98,18 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   QUOTA_ANON_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(20),
   /** Battles a signed-in account may ask a day (0: no quota); at least QUOTA_ANON_PER_DAY. */
   QUOTA_USER_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  /**
+   * `pow`: a new battle needs a solved proof-of-work challenge (`GET /api/challenge`); `off`: none.
+   * Unset: `pow` when a model in the roster has a price, `off` with free models alone.
+   */
+  BOT_CHALLENGE: z.enum(['off', 'pow']).optional(),
+  /** PBKDF2 iterations of one try at a challenge. */
+  BOT_CHALLENGE_COST: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /** A challenge's highest counter: a solver tries between half of it and all of it. */
+  BOT_CHALLENGE_DIFFICULTY: z.coerce.number().int().min(2).max(10_000_000).default(2_000),
+  /** Battles a minute, across gateways, past which challenges get BOT_CHALLENGE_HOT_FACTOR times harder (0: never). */
+  BOT_CHALLENGE_HOT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  BOT_CHALLENGE_HOT_FACTOR: z.coerce.number().int().min(1).max(1_000).default(4),
   /** Votes per voter (account, else hashed IP) per UTC day that count; more are kept, marked. 0: no cap. */
   VOTE_DAILY_CAP: z.coerce.number().int().min(0).default(0),
   /** Folder of the built client to serve; empty to serve the API only. */
@@ -173,6 +186,8 @@ export interface GatewayConfig {
   /** How uploads are cleaned: the side cap, the pixel budget, how many at once. */
   images: { maxSidePx: number; maxInputPixels: number; concurrency: number };
   roster: ModelSpec[];
+  /** The proof-of-work challenge of new battles; null when off. */
+  challenge: { cost: number; difficulty: number; hotPerMinute: number; hotFactor: number } | null;
   /** Battles a day per visitor who is not signed in, and per account (0: no quota). */
   quotas: { anonPerDay: number; userPerDay: number };
   /** BUDGET_USD_PER_DAY (0: none) and the time zone whose day it counts by. */
@@ -236,6 +251,10 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     roster,
     budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
     quotas: { anonPerDay: e.QUOTA_ANON_PER_DAY, userPerDay: e.QUOTA_USER_PER_DAY },
+    challenge:
+      (e.BOT_CHALLENGE ?? (roster.some(isPriced) ? 'pow' : 'off')) === 'pow'
+        ? { cost: e.BOT_CHALLENGE_COST, difficulty: e.BOT_CHALLENGE_DIFFICULTY, hotPerMinute: e.BOT_CHALLENGE_HOT_PER_MINUTE, hotFactor: e.BOT_CHALLENGE_HOT_FACTOR }
+        : null,
     demoModels: demo,
     accounts: accountsConfig(e),
     site: siteConfig(e),

@@ -83,6 +83,7 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     RATE_LIMIT_EXPORTS_PER_MINUTE: '0',
     QUOTA_ANON_PER_DAY: '0',
     QUOTA_USER_PER_DAY: '0',
+    BOT_CHALLENGE: 'off',
     // Free ports for the metrics listeners (a worker started with these settings too).
     METRICS_PORT: '0',
     WORKER_HTTP_PORT: '0',

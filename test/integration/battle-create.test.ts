@@ -63,7 +63,7 @@ describe('creating a battle', () => {
     const meta = await getJson<Meta>(`${duet.url}/api/meta`);
     // No emulator and no Firebase credentials in this suite's settings: accounts are off; no sister
     // service or contact detail is configured, so none is served.
-    expect(meta.body).toEqual({ demoModels: true, mode: 'blind', accounts: false, sisterLinks: {}, contact: { company: {} } });
+    expect(meta.body).toEqual({ demoModels: true, mode: 'blind', accounts: false, challenge: false, sisterLinks: {}, contact: { company: {} } });
   });
 
   it('stores and queues a valid battle once, answering 202 with a vote token and blind labels', async () => {

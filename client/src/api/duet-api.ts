@@ -1,4 +1,5 @@
 import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, SpecHistoryResponse, VoteRequest, VoteResponse } from '@duet/contracts';
+import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
 import { createBattleBody } from './create-battle-body.ts';
 import { api, postJson } from './http.ts';
 
@@ -26,8 +27,9 @@ export const duetApi = {
   meta: () => api<Meta>('/api/meta'),
 
   /** JSON without an image; multipart with one. */
-  createBattle: (req: CreateBattleRequest, image?: File | null): Promise<CreateBattleResponse> =>
-    api('/api/battles', { method: 'POST', body: createBattleBody(req, image) }, ANYONE),
+  /** `challenge`: a solved challenge (`challenge.ts`), when the deployment asks for one. */
+  createBattle: (req: CreateBattleRequest, image?: File | null, challenge?: string): Promise<CreateBattleResponse> =>
+    api('/api/battles', { method: 'POST', body: createBattleBody(req, image), headers: challenge ? { [CHALLENGE_HEADER]: challenge } : {} }, ANYONE),
 
   vote: (battleId: string, body: VoteRequest) => postJson<VoteResponse>(`/api/battles/${battleId}/vote`, body, ANYONE),
 

@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'busy',
   'budget_exhausted',
   'quota_exceeded',
+  'challenge_required',
+  'challenge_replayed',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

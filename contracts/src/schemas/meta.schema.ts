@@ -33,5 +33,7 @@ export const ZMetaSchema = z.object({
   accounts: z.boolean(),
   sisterLinks: ZSisterLinksSchema,
   contact: ZSiteContactSchema,
+  /** A new battle needs a solved proof-of-work challenge (`GET /api/challenge`). */
+  challenge: z.boolean(),
 });
 export type Meta = z.infer<typeof ZMetaSchema>;

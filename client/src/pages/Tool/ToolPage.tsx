@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
+import { askWithChallenge, challengeSolver } from '../../api/challenge.ts';
 import { duetApi } from '../../api/duet-api.ts';
 import { useMeta } from '../../api/use-meta.ts';
 import { historyQueryKey } from '../../api/history-query.ts';
@@ -86,8 +87,14 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   }, [created, snapshot]);
   const stalled = !!created && !snapshot && stalledId === created.battleId;
 
+  // The challenge of the next question is solved while the visitor writes it.
+  useEffect(() => {
+    if (meta?.challenge) challengeSolver.prepare();
+  }, [meta?.challenge]);
+
   const create = useMutation({
-    mutationFn: ({ req, image }: { req: CreateBattleRequest; image: File | null }) => duetApi.createBattle(req, image),
+    mutationFn: ({ req, image }: { req: CreateBattleRequest; image: File | null }) =>
+      askWithChallenge(meta?.challenge === true, (challenge) => duetApi.createBattle(req, image, challenge)),
     onSuccess: (res: CreateBattleResponse) => {
       rememberBattle(tool.slug, res);
       setPromptResult({ battle: res });

@@ -29,6 +29,8 @@ export const API_ERROR_MESSAGES: Record<ApiFailureCode, `errors.${string}`> = {
   busy: 'errors.busy',
   budget_exhausted: 'errors.budget_exhausted',
   quota_exceeded: 'errors.quota_exceeded',
+  challenge_required: 'errors.challenge',
+  challenge_replayed: 'errors.challenge',
   network_error: 'errors.network_error',
   too_many_rooms: 'errors.generic',
   too_many_connections: 'errors.generic',

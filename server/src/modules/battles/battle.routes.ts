@@ -1,4 +1,4 @@
-import { ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
+import { CHALLENGE_HEADER, ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
@@ -43,7 +43,12 @@ export function battleRoutes(
     const body = parseOr400(ZCreateBattleRequestSchema, requestBody((req.body ?? {}) as Record<string, unknown>, multipart));
     let image: UploadedImage | undefined;
     if (req.file) image = { mimeType: await sniffImage(req.file.buffer), data: req.file.buffer };
-    const created = await service.create(body, image, { userId: sessionUserId(res), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', deviceId: deviceIdOf(res) });
+    const created = await service.create(body, image, {
+      userId: sessionUserId(res),
+      ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      deviceId: deviceIdOf(res),
+      challenge: req.get(CHALLENGE_HEADER),
+    });
     res.status(202).json(created);
   });
 

@@ -19,6 +19,7 @@ import type { Db } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { BudgetService } from '../budget/budget.service.ts';
+import type { ChallengeService } from '../challenge/challenge.service.ts';
 import type { QuotaService } from '../quota/quota.service.ts';
 import type { Admission } from './admission.ts';
 import type { BattleSignals } from './battle-signals.ts';
@@ -28,11 +29,15 @@ import * as repo from './battle.repo.ts';
 import { hashVoteToken, newVoteToken, voteTokenMatches } from './vote-token.ts';
 import type { Voter } from './voter-key.ts';
 
-/** Who asks a battle: the signed-in user, if any; the client's address; the device its cookie names, if it came with one. */
+/**
+ * Who asks a battle: the signed-in user, if any; the client's address; the device its cookie names,
+ * if it came with one; the solved challenge it sent (`X-Duet-Challenge`), if any.
+ */
 export interface Asker {
   userId?: string | undefined;
   ip: string;
   deviceId?: string | undefined;
+  challenge?: string | undefined;
 }
 
 /** An upload as it arrived, its type judged by its bytes; cleaned before anything keeps it. */
@@ -51,6 +56,8 @@ export interface BattleServiceDeps {
   admission: Admission;
   /** Each asker's questions a day. */
   quota: Pick<QuotaService, 'take'>;
+  /** Checks the proof-of-work a battle carries (each solution once); null when challenges are off. */
+  challenge: Pick<ChallengeService, 'verify'> | null;
   /** Draws the pair and reserves its worst case in the budgets, or says when they have room again. */
   budget: Pick<BudgetService, 'admit' | 'release'>;
   /** Turns an upload into what is stored, shown and sent to the models (no metadata, oriented, capped). */
@@ -76,9 +83,9 @@ export function createBattleService(deps: BattleServiceDeps) {
 
   /**
    * Validates, stores and enqueues a battle for `asker` (as the signed-in user's when there is one).
-   * In order, each refusal costing less than the next: the question, the asker's daily quota, the
-   * queue's depth, the image's cleaning, the budgets (which draw the pair). Nothing is left behind
-   * when any step fails: no row, no job, no reservation, no place taken in the quota.
+   * In order, each refusal costing less than the next: the question, the challenge, the asker's
+   * daily quota, the queue's depth, the image's cleaning, the budgets (which draw the pair). Nothing
+   * is left behind when any step fails: no row, no job, no reservation, no place taken in the quota.
    */
   async function create(req: CreateBattleRequest, image: UploadedImage | undefined, asker: Asker): Promise<CreateBattleResponse> {
     const tool = findTool(req.tool);
@@ -87,6 +94,7 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (issues.length) throw validationError(issues);
     if (tool.image === 'required' && !image) throw new AppError(400, 'image_required', 'This tool needs an image');
     if (tool.image === 'none' && image) throw new AppError(400, 'image_not_allowed', 'This tool does not take an image');
+    await deps.challenge?.verify(asker.challenge);
     const quota = await deps.quota.take({ userId: asker.userId, addressKey: await deps.voterKey({ ip: asker.ip }), deviceId: asker.deviceId });
     if (!quota.ok) {
       const more = quota.signedInLimit !== null && quota.signedInLimit > quota.limit ? ` Sign up to ask ${quota.signedInLimit} a day.` : '';
