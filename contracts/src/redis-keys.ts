@@ -46,6 +46,13 @@ export const redisKeys = (prefix: string) => ({
   battleRate: (minute: number) => `${prefix}:battle-rate:${minute}`,
   /** Budgets an operator set (`PUT /api/admin/budgets`), over the settings': `*` and model ids, in US dollars. */
   budgetOverrides: `${prefix}:budget-overrides`,
+  /**
+   * The models whose breaker is not closed: model id → `open|<until ms>` or `probe|<until ms>`. The
+   * breaker's keys share the `{breaker}` hash tag: its scripts read the window and write the state at once.
+   */
+  breakerStates: `${prefix}:{breaker}:states`,
+  /** A model's outcomes (`ok`, `fail`) in one 10-second bucket of the breaker's window. */
+  breakerBucket: (model: string, bucket: number) => `${prefix}:{breaker}:b:${model}:${bucket}`,
 });
 export type RedisKeys = ReturnType<typeof redisKeys>;
 

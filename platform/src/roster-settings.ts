@@ -100,9 +100,8 @@ function anthropicLabel(model: string): string {
 
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Draws two distinct models, each with probability proportional to its weight. */
-export function drawPair(roster: readonly ModelSpec[], random: () => number = Math.random): [ModelSpec, ModelSpec] {
-  const first = drawOne(roster, random);
+/** Draws two distinct models, each with probability proportional to its weight; `first`, when given, is one of them. */
+export function drawPair(roster: readonly ModelSpec[], random: () => number = Math.random, first: ModelSpec = drawOne(roster, random)): [ModelSpec, ModelSpec] {
   const second = drawOne(
     roster.filter((m) => m.id !== first.id),
     random,

@@ -1,5 +1,6 @@
 import { LEADERBOARD_QUEUE, redisKeys } from '@duet/contracts';
 import { listen } from '@duet/platform/listen';
+import { createModelBreaker } from '@duet/platform/model-breaker';
 import { settlesWithin } from '@duet/platform/timeout';
 import express from 'express';
 import { pino } from 'pino';
@@ -26,6 +27,8 @@ import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAdmission } from './modules/battles/admission.ts';
 import { budgetRoutes } from './modules/budget/budget.routes.ts';
 import { createBudgetService } from './modules/budget/budget.service.ts';
+import { modelHealthRoutes } from './modules/model-health/model-health.routes.ts';
+import { createModelHealthService } from './modules/model-health/model-health.service.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
 import { challengeRoutes, countBattles } from './modules/challenge/challenge.routes.ts';
 import { createChallengeService } from './modules/challenge/challenge.service.ts';
@@ -113,7 +116,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   // A BullMQ queue's first command (it asks Redis for its version) failing leaves that queue failing
   // for good: better not to start (a supervisor starts it again) than to refuse every battle.
   await Promise.all(queueViews.queues.map((q) => q.waitUntilReady()));
-  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, redis, logger, spend: () => budget.figures() });
+  const metrics = createGatewayMetrics({ events, queues: queueViews.queues, db, redis, logger, spend: () => budget.figures(), available: () => health.available() });
   logBattleEvents(events, logger);
   /** Started with Socket.IO below; its measured pace suggests how long a refused visitor should wait. */
   let queueWatch: QueueWatch | null = null;
@@ -140,12 +143,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     timeZone: config.budget.timeZone,
     now: overrides.budgetClock,
   });
+  const health = createModelHealthService({
+    breaker: createModelBreaker(redis, keys, config.breaker),
+    roster: config.roster,
+    settings: config.breaker,
+    logger,
+  });
   const battles = createBattleService({
     db,
     roster: config.roster,
     mode: config.mode,
     enqueue: (id) => enqueueBattle(queue, id),
     budget,
+    health,
     challenge,
     quota: createQuotaService({ redis, keys, ...config.quotas, timeZone: config.budget.timeZone, now: overrides.budgetClock }),
     admission: createAdmission({ maxWaiting: config.queue.maxWaiting, waitingCount: () => queue.getWaitingCount(), pace: () => queueWatch?.pace ?? 0 }),
@@ -238,7 +248,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       limit: limit('export', config.rateLimits.exportsPerMinute),
     }),
   );
-  api.use('/admin', operators.api, budgetRoutes(budget), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now }), users));
+  api.use('/admin', operators.api, budgetRoutes(budget), modelHealthRoutes(health), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now }), users));
   api.use(userRoutes(users, { accounts: config.accounts, limit: limit('accounts', config.rateLimits.accountsPerMinute) }));
   api.use(notFoundHandler);
   app.use('/api', api);

@@ -6,6 +6,7 @@ import type { BattleMode, ModelSpec } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
 import { isPriced } from '@duet/contracts/cost';
 import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
+import { type BreakerSettings, breakerSettings, ZBreakerEnvSchema } from '@duet/platform/model-breaker';
 import { z } from 'zod';
 import type { AccountsConfig } from './accounts-config.ts';
 import { accountsConfig, checkAccounts, checkEmulatorExposure, ZAccountsEnvSchema } from './accounts-config.ts';
@@ -125,6 +126,7 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
 })
   .extend(ZModelEnvSchema.shape)
   .extend(ZBudgetEnvSchema.shape)
+  .extend(ZBreakerEnvSchema.shape)
   .extend(ZAccountsEnvSchema.shape)
   .extend(ZSiteEnvSchema.shape)
   .superRefine(checkAccounts)
@@ -192,6 +194,8 @@ export interface GatewayConfig {
   quotas: { anonPerDay: number; userPerDay: number };
   /** BUDGET_USD_PER_DAY (0: none) and the time zone whose day it counts by. */
   budget: { usdPerDay: number; timeZone: string };
+  /** When a failing model leaves the draw and when it is tried again (`BREAKER_*`). */
+  breaker: BreakerSettings;
   /** True when the built-in demo models answer (no provider keys configured). */
   demoModels: boolean;
   accounts: AccountsConfig;
@@ -250,6 +254,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     images: { maxSidePx: e.IMAGE_MAX_SIDE_PX, maxInputPixels: Math.round(e.IMAGE_MAX_MEGAPIXELS * 1_000_000), concurrency: e.IMAGE_CLEAN_CONCURRENCY },
     roster,
     budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
+    breaker: breakerSettings(e),
     quotas: { anonPerDay: e.QUOTA_ANON_PER_DAY, userPerDay: e.QUOTA_USER_PER_DAY },
     challenge:
       (e.BOT_CHALLENGE ?? (roster.some(isPriced) ? 'pow' : 'off')) === 'pow'

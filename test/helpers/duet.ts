@@ -70,6 +70,7 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
     QUOTA_ANON_PER_DAY: '0',
     QUOTA_USER_PER_DAY: '0',
     BOT_CHALLENGE: 'off',
+    BREAKER: 'off',
     CLIENT_DIST: '',
     // Free ports for the metrics listeners: tests run many gateways and workers on one machine.
     METRICS_PORT: '0',

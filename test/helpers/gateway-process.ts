@@ -84,6 +84,7 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     QUOTA_ANON_PER_DAY: '0',
     QUOTA_USER_PER_DAY: '0',
     BOT_CHALLENGE: 'off',
+    BREAKER: 'off',
     // Free ports for the metrics listeners (a worker started with these settings too).
     METRICS_PORT: '0',
     WORKER_HTTP_PORT: '0',

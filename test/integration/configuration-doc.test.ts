@@ -5,7 +5,9 @@
 // and each row sits under the process that reads it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { ZInfraEnvSchema } from '@duet/platform/env';
+import { ZBreakerEnvSchema } from '@duet/platform/model-breaker';
 import { ZModelEnvSchema } from '@duet/platform/roster-settings';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -25,6 +27,8 @@ const PROCESS_SCHEMAS: Record<Process, Shape> = {
 const PART_SCHEMAS: Record<string, Shape> = {
   ZInfraEnvSchema: ZInfraEnvSchema.shape,
   ZModelEnvSchema: ZModelEnvSchema.shape,
+  ZBudgetEnvSchema: ZBudgetEnvSchema.shape,
+  ZBreakerEnvSchema: ZBreakerEnvSchema.shape,
   ZAccountsEnvSchema: ZAccountsEnvSchema.shape,
   ZSiteEnvSchema: ZSiteEnvSchema.shape,
 };

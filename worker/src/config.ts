@@ -1,5 +1,6 @@
 import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema } from '@duet/platform/env';
 import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
+import { type BreakerSettings, breakerSettings, ZBreakerEnvSchema } from '@duet/platform/model-breaker';
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
 import type { ModelSpec } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
@@ -76,7 +77,8 @@ export const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   WORKER_HTTP_HOST: z.string().min(1).default('0.0.0.0'),
 })
   .extend(ZModelEnvSchema.shape)
-  .extend(ZBudgetEnvSchema.shape);
+  .extend(ZBudgetEnvSchema.shape)
+  .extend(ZBreakerEnvSchema.shape);
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -117,6 +119,8 @@ export interface WorkerConfig {
   http: { host: string; port: number };
   /** BUDGET_USD_PER_DAY and the time zone whose day it counts by (the spend ledger's days too). */
   budget: { usdPerDay: number; timeZone: string };
+  /** When a failing model leaves the draw and when it is tried again (`BREAKER_*`). */
+  breaker: BreakerSettings;
 }
 
 /** How battles are moderated before they are shown in public (worker/src/moderation/). */
@@ -177,6 +181,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     moderation: moderationConfig(e, roster, apiKeys),
     http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
     budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
+    breaker: breakerSettings(e),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from '@duet/contracts';
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/contracts';
 import { createBudgetLedger, ledgerSpendOfDay } from '@duet/platform/budget-ledger';
+import { createModelBreaker } from '@duet/platform/model-breaker';
 import { raiseHistoryVersion } from '@duet/platform/history-version';
 import { startOpsServer } from '@duet/platform/ops-server';
 import { readinessOf } from '@duet/platform/readiness';
@@ -158,6 +159,7 @@ export async function startWorker(
       afterStored: moderation.moderateBattle,
       metrics,
       paceStart: createStartPacer(),
+      breaker: createModelBreaker(redis, keys, config.breaker),
     }),
     closeBattle: close,
     battleStarted: metrics.battleStarted,

@@ -25,3 +25,20 @@ export const ZSpendReportSchema = z.object({
   hour: z.object({ start: z.string(), settled: z.record(z.string(), z.number()) }),
 });
 export type SpendReport = z.infer<typeof ZSpendReportSchema>;
+
+/** `GET /api/admin/models/health`: each roster model's breaker, its sliding window, and the breaker's settings. */
+export const ZModelHealthReportSchema = z.object({
+  models: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      /** `open`: out of the draw until `until`; `probing`: one battle is deciding whether it comes back. */
+      state: z.enum(['closed', 'open', 'probing']),
+      /** When an open model may be probed, or when an unanswered probe may be sent again. */
+      until: z.string().nullable(),
+      window: z.object({ ok: z.number().int(), failed: z.number().int() }),
+    }),
+  ),
+  settings: z.object({ enabled: z.boolean(), failureShare: z.number(), minSides: z.number().int(), windowSeconds: z.number().int(), cooldownSeconds: z.number().int() }),
+});
+export type ModelHealthReport = z.infer<typeof ZModelHealthReportSchema>;

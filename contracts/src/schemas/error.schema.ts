@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'unavailable',
   'busy',
   'budget_exhausted',
+  'models_unavailable',
   'quota_exceeded',
   'challenge_required',
   'challenge_replayed',

@@ -27,14 +27,14 @@ export interface GatewayMetrics {
   watchSockets: (io: WatchedSockets) => void;
 }
 
-/**
- * The gateway's Prometheus figures, in a registry of its own (several gateways can live in one
- * process, as in tests). Votes and battles are counted from the event bus, never by the services;
- * queue depths and sockets are read when scraped.
- */
 /** Today's spend and budgets in US dollars, by model id and `all` (0: no budget), read at each scrape. */
 export type SpendFigures = () => Promise<{ spent: Record<string, number>; budgets: Record<string, number> }>;
 
+/**
+ * The gateway's Prometheus figures, in a registry of its own (several gateways can live in one
+ * process, as in tests). Votes and battles are counted from the event bus, never by the services;
+ * queue depths, sockets, spend and the models' breakers are read when scraped.
+ */
 export function createGatewayMetrics(deps: {
   events: DuetBus;
   queues: readonly Queue[];
@@ -42,6 +42,8 @@ export function createGatewayMetrics(deps: {
   redis: RedisClient;
   logger: Logger;
   spend: SpendFigures;
+  /** Each roster model: 1 when it can be drawn, 0 while its breaker is open. */
+  available: () => Promise<Record<string, number>>;
 }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -51,6 +53,7 @@ export function createGatewayMetrics(deps: {
   redisMemoryGauge(registry, deps.redis, deps.logger);
   unhandledRejectionsCounter(registry);
   spendGauges(registry, deps.spend, deps.logger);
+  availabilityGauge(registry, deps.available, deps.logger);
 
   const battles = new Counter({ name: 'duet_battles_created_total', help: 'Battles stored and queued, by tool', labelNames: ['tool'], registers });
   const cancels = new Counter({ name: 'duet_battles_cancelled_total', help: 'Battles their vote-token holder cancelled', registers });
@@ -191,4 +194,22 @@ function spendGauges(registry: Registry, spend: SpendFigures, logger: Logger): v
     });
   gauge('duet_spend_today_usd', "What answers settled today cost, in US dollars, by model and for all ('all'), in BUDGET_TIME_ZONE's day", (f) => f.spent);
   gauge('duet_budget_usd_per_day', "Each model's budget and the overall one ('all') per day, in US dollars (0: none)", (f) => f.budgets);
+}
+
+/** `duet_model_available{model}`: 0 while a model's breaker keeps it out of the draw (every gateway reports the same figure). */
+function availabilityGauge(registry: Registry, available: () => Promise<Record<string, number>>, logger: Logger): void {
+  new Gauge({
+    name: 'duet_model_available',
+    help: 'Whether a roster model can be drawn (1), or its breaker keeps it out after failures (0)',
+    labelNames: ['model'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        for (const [model, up] of Object.entries(await available())) this.set({ model }, up);
+      } catch (err) {
+        logger.debug({ err }, 'could not read the models’ breakers for the metrics');
+      }
+    },
+  });
 }

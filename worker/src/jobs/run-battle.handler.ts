@@ -2,6 +2,7 @@ import { findTool, SIDES } from '@duet/contracts';
 import type { Side } from '@duet/contracts';
 import { toMicroUsd } from '@duet/contracts/cost';
 import type { Prices } from '@duet/contracts/cost';
+import type { ModelBreaker } from '@duet/platform/model-breaker';
 import type { Logger } from 'pino';
 import type { Db } from '../infra/db.ts';
 import { contentTexts } from '../moderation/moderation.ts';
@@ -64,6 +65,8 @@ export interface RunBattleDeps {
   metrics?: BattleMetrics;
   /** Resolves when this battle may send its provider requests (see `createStartPacer`). Default: at once. */
   paceStart?: () => Promise<void>;
+  /** Where each side's outcome goes, so that gateways stop drawing a failing model. */
+  breaker?: Pick<ModelBreaker, 'record'>;
 }
 
 /** Signals of one run: the visitor's cancel, and `stop` (shutdown, or another worker took the battle). */
@@ -145,7 +148,9 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       if (!provider) {
         log.warn({ side, model: modelId }, 'this worker has no such model in its roster');
         deps.metrics?.providerError(modelId, 'model_unavailable', false);
-        return unavailable();
+        const result = unavailable();
+        report(modelId, result);
+        return result;
       }
       const result = await runSide({
         battleId,
@@ -175,7 +180,21 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       });
       deps.metrics?.sideEnded(modelId, result);
       if (result.stats.finishReason === 'cancelled' && signals.stop.aborted && !cancelled.signal.aborted) throw new RunStopped();
+      report(modelId, result);
       return result;
+    };
+
+    /** Tells the models' breaker how a side went; never holds the battle up, and a Redis failure only costs the count. */
+    const report = (model: string, result: SideResult) => {
+      const outcome = breakerOutcome(result);
+      if (!deps.breaker || !outcome) return;
+      deps.breaker
+        .record(model, outcome)
+        .then((change) => {
+          if (change === 'opened') log.warn({ model }, 'model taken out of the draw after failing');
+          if (change === 'recovered') log.info({ model }, 'model back in the draw: its probe answered');
+        })
+        .catch((err: unknown) => log.debug({ err, model }, 'could not report the side to the breaker'));
     };
 
     /**
@@ -248,6 +267,16 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       signals.cancel.removeEventListener('abort', onCancel);
     }
   };
+}
+
+/**
+ * What a side says about its model: `ok`, `fail` for the provider's failures, nothing when the
+ * visitor ended it (cancelled) or the question was the problem (a bad request for this one question).
+ */
+export function breakerOutcome(result: SideResult): 'ok' | 'fail' | null {
+  if (result.stats.finishReason === 'cancelled') return null;
+  if (!result.error) return 'ok';
+  return result.error.code === 'bad_request' ? null : 'fail';
 }
 
 function unavailable(): SideResult {

@@ -28,6 +28,7 @@ export const API_ERROR_MESSAGES: Record<ApiFailureCode, `errors.${string}`> = {
   unavailable: 'errors.unavailable',
   busy: 'errors.busy',
   budget_exhausted: 'errors.budget_exhausted',
+  models_unavailable: 'errors.models_unavailable',
   quota_exceeded: 'errors.quota_exceeded',
   challenge_required: 'errors.challenge',
   challenge_replayed: 'errors.challenge',

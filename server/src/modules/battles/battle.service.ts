@@ -20,6 +20,7 @@ import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { BudgetService } from '../budget/budget.service.ts';
 import type { ChallengeService } from '../challenge/challenge.service.ts';
+import type { ModelHealthService } from '../model-health/model-health.service.ts';
 import type { QuotaService } from '../quota/quota.service.ts';
 import type { Admission } from './admission.ts';
 import type { BattleSignals } from './battle-signals.ts';
@@ -60,6 +61,8 @@ export interface BattleServiceDeps {
   challenge: Pick<ChallengeService, 'verify'> | null;
   /** Draws the pair and reserves its worst case in the budgets, or says when they have room again. */
   budget: Pick<BudgetService, 'admit' | 'release'>;
+  /** The models a battle may be drawn from: failing ones are left out (the models' breaker). */
+  health: Pick<ModelHealthService, 'drawPool'>;
   /** Turns an upload into what is stored, shown and sent to the models (no metadata, oriented, capped). */
   cleanImage: ImageCleaner;
   /** The live link to workers: cancel, and the battle's stream so far. */
@@ -84,7 +87,7 @@ export function createBattleService(deps: BattleServiceDeps) {
   /**
    * Validates, stores and enqueues a battle for `asker` (as the signed-in user's when there is one).
    * In order, each refusal costing less than the next: the question, the challenge, the asker's
-   * daily quota, the queue's depth, the image's cleaning, the budgets (which draw the pair). Nothing
+   * daily quota, the queue's depth, the image's cleaning, the models that answer, the budgets (which draw the pair). Nothing
    * is left behind when any step fails: no row, no job, no reservation, no place taken in the quota.
    */
   async function create(req: CreateBattleRequest, image: UploadedImage | undefined, asker: Asker): Promise<CreateBattleResponse> {
@@ -124,11 +127,17 @@ export function createBattleService(deps: BattleServiceDeps) {
     // Each side's worst case: its model's prices, the question's input at most, the tool's token cap.
     const prompt = tool.prompt({ inputs: req.inputs, text: req.text, hasImage: cleaned !== undefined, lang: req.lang });
     const inputAtMost = inputTokensAtMost([prompt.system, prompt.user], cleaned !== undefined);
+    const drawable = await deps.health.drawPool();
+    if (drawable.pool.length < 2) {
+      throw new AppError(503, 'models_unavailable', 'Too few models are answering right now. Please try again in a minute.', undefined, drawable.retryAfterSeconds);
+    }
+    const { probe } = drawable;
     const admitted = await deps.budget.admit({
       battleId: id,
-      candidates: deps.roster,
+      candidates: drawable.pool,
       worstCaseMicroUsd: (m) => costMicroUsd(pricesOf(m), inputAtMost, tool.maxTokens),
-      draw: (pool) => drawPair(pool, random),
+      // A model back from its cool-down is in the pair: this battle is its probe.
+      draw: (pool) => drawPair(pool, random, probe && pool.includes(probe) ? probe : undefined),
     });
     if (!admitted.ok) {
       throw new AppError(503, 'budget_exhausted', "Today's budget for questions is spent. Please come back when the day turns.", undefined, admitted.retryAfterSeconds);
