@@ -186,4 +186,24 @@ describe('the benchmarks, --quick', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'admission: posts battles to a gateway with the campaign’s limits on and one with them off, and times the challenge in Chromium',
+    async () => {
+      const { figures } = await runQuick('admission');
+      const side = z.object({ posts: z.number().int().positive(), p50Ms: ms, p99Ms: ms, statuses: z.record(z.string(), z.number()) });
+      const solve = z.object({ solves: z.number().int().positive(), p50Ms: ms, p95Ms: ms });
+      const f = z
+        .object({
+          admission: z.object({ on: side, off: side, added: z.object({ p50Ms: z.number(), p99Ms: z.number() }) }),
+          reservation: z.object({ reserves: z.number().int().positive(), p50Ms: ms, p99Ms: ms }),
+          solve: z.object({ slowedBy: z.string(), throttled4x: solve, unthrottled: solve }),
+        })
+        .parse(figures);
+      // Every post was taken: with the limits on, each carried a solved challenge and fit the quota and budget.
+      expect(f.admission.on.statuses).toEqual({ '202': f.admission.on.posts });
+      expect(f.admission.off.statuses).toEqual({ '202': f.admission.off.posts });
+    },
+    TIMEOUT,
+  );
 });

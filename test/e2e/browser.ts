@@ -21,8 +21,9 @@ const CHROMIUM_ARGS = [
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+/** Debian's Chromium, headless; `extraArgs` go on its command line after the usual ones. */
+export const launchBrowser = (extraArgs: string[] = []): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 
 /** A fresh browser profile: its own storage, language and screen size. */
 export async function newPage(
