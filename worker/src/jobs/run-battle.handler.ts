@@ -110,7 +110,11 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       return;
     }
     const { battle, stored, image } = start;
-    if (battle.status === 'finished') return;
+    if (battle.status === 'finished') {
+      // An earlier attempt finished it, and may have died before closing its reservation.
+      if (battle.budgetDay) await deps.spending.budget.battleEnded(battle.budgetDay, battleId);
+      return;
+    }
     const tool = findTool(battle.tool);
     if (!tool) throw new Error(`Unknown tool ${battle.tool}`);
     const prompt = tool.prompt({ inputs: battle.inputs, text: battle.text, hasImage: image !== undefined, lang: battle.lang });
