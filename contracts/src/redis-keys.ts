@@ -40,6 +40,10 @@ export const redisKeys = (prefix: string) => ({
   budgetOpen: (day: string) => `${prefix}:budget:{${day}}:open`,
   /** A day's count of battles of one asker (`user:<id>`, `device:<id>`, `ip:<keyed hash>`): the quotas. */
   quota: (day: string, asker: string) => `${prefix}:quota:${day}:${asker}`,
+  /** Quotas an operator set (`PUT /api/admin/quotas`), over the settings: `anon`, `user`. */
+  quotaOverrides: `${prefix}:quota-overrides`,
+  /** A day's questions asked within the quotas (`asked`) and refused past them (`refused`). */
+  quotaTally: (day: string) => `${prefix}:quota-tally:${day}`,
   /** A challenge's signature once a battle used it: each solution is accepted once, on any gateway. */
   challengeUsed: (signature: string) => `${prefix}:challenge:used:${signature}`,
   /** Battles created in one minute (epoch minutes), across gateways: past a rate, challenges get harder. */
@@ -51,6 +55,10 @@ export const redisKeys = (prefix: string) => ({
    * breaker's keys share the `{breaker}` hash tag: its scripts read the window and write the state at once.
    */
   breakerStates: `${prefix}:{breaker}:states`,
+  /** The roster's version: a new value after every change to the models in PostgreSQL. */
+  rosterVersion: `${prefix}:roster:version`,
+  /** Pub/sub channel saying the roster changed (its new version): processes read it again at once. */
+  rosterChannel: `${prefix}:roster:changed`,
   /** A model's outcomes (`ok`, `fail`) in one 10-second bucket of the breaker's window. */
   breakerBucket: (model: string, bucket: number) => `${prefix}:{breaker}:b:${model}:${bucket}`,
 });

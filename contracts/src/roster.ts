@@ -21,8 +21,14 @@ export const ZModelSpecSchema = z.object({
   weight: z.number().positive().default(1),
   /** Base URL for `openai-compatible` servers (and to point SDKs at a proxy). */
   baseURL: z.string().url().optional(),
-  /** Name of the environment variable holding this model's API key. */
-  apiKeyEnv: z.string().optional(),
+  /**
+   * Name of the environment variable holding this model's API key, ending in `_API_KEY` (so that no
+   * other secret of the deployment can be named and sent to a provider).
+   */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]{0,90}_API_KEY$/, 'an environment variable whose name ends in _API_KEY, such as OPENAI_API_KEY')
+    .optional(),
   /** What the provider charges per million input tokens, in US dollars (0 when unset: free). */
   inputUsdPerMTok: z.number().nonnegative().max(10_000).optional(),
   /** What the provider charges per million output tokens, in US dollars (0 when unset: free). */

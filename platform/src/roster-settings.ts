@@ -1,9 +1,9 @@
 /**
  * The roster as settings give it: from the environment (a JSON roster, or the provider keys), or
- * the built-in demo pair; and how a battle draws its two models from it. Gateway and worker both
- * build it at start-up.
+ * the built-in demo pair, which seeds the live roster in PostgreSQL (`roster-store.ts`); whether a
+ * model can run; and how a battle draws its two models.
  */
-import { ZRosterSchema } from '@duet/contracts/roster';
+import { PROVIDERS, ZRosterSchema } from '@duet/contracts/roster';
 import type { ModelSpec } from '@duet/contracts/roster';
 import { z } from 'zod';
 import { ZOptionalTextSchema as optional } from './env.ts';
@@ -35,6 +35,36 @@ export interface RosterSettings {
  * with credentials; else, when fewer than two real models are configured, the demo pair.
  */
 export function buildRoster(s: RosterSettings): { roster: ModelSpec[]; demo: boolean } {
+  const built = buildFromSettings(s);
+  // Every model names the variable its key is in (the roster in PostgreSQL keeps the name, never the key).
+  return { ...built, roster: built.roster.map((m) => (m.apiKeyEnv || !KEY_ENV[m.provider] ? m : { ...m, apiKeyEnv: KEY_ENV[m.provider] })) };
+}
+
+/** The environment variable each provider's key is read from unless a model names another. */
+const KEY_ENV: Record<ModelSpec['provider'], string | undefined> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  'openai-compatible': 'OPENAI_COMPAT_API_KEY',
+  demo: undefined,
+};
+
+/**
+ * Why a model cannot run here (null: it can): an unknown provider, an OpenAI-compatible one without
+ * a base URL, a paid provider whose key's variable is unset (`keyIsSet` reads the environment).
+ * A model that cannot run cannot be enabled.
+ */
+export function whyNotRunnable(m: Pick<ModelSpec, 'provider' | 'baseURL' | 'apiKeyEnv'>, keyIsSet: (envName: string) => boolean): string | null {
+  if (!(PROVIDERS as readonly string[]).includes(m.provider)) return `Duet has no provider called "${m.provider}"`;
+  if (m.provider === 'demo') return null;
+  if (m.provider === 'openai-compatible' && !m.baseURL) return 'An OpenAI-compatible model needs a base URL';
+  // A server of one's own may take no key; a named variable must be set all the same.
+  if (m.provider === 'openai-compatible' && !m.apiKeyEnv) return null;
+  if (!m.apiKeyEnv) return 'It names no environment variable for its API key';
+  if (!keyIsSet(m.apiKeyEnv)) return `${m.apiKeyEnv} is not set in this deployment's environment`;
+  return null;
+}
+
+function buildFromSettings(s: RosterSettings): { roster: ModelSpec[]; demo: boolean } {
   if (s.models) {
     // A model without prices takes its provider's (OPENAI_*_USD_PER_MTOK, ...): a paid provider's model
     // is never free by omission. Demo models cost nothing unless priced.

@@ -1,6 +1,8 @@
 import { LEADERBOARD_QUEUE, redisKeys } from '@duet/contracts';
 import { listen } from '@duet/platform/listen';
+import { isPriced } from '@duet/contracts/cost';
 import { createModelBreaker } from '@duet/platform/model-breaker';
+import { openRosterStore } from '@duet/platform/roster-store';
 import { settlesWithin } from '@duet/platform/timeout';
 import express from 'express';
 import { pino } from 'pino';
@@ -24,12 +26,21 @@ import { connectionNameOf, createRedis, waitForRedis } from './infra/redis.ts';
 import { loadOnce, storedSecret } from './infra/secrets.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { createAuditService } from './modules/audit/audit.service.ts';
 import { createAdmission } from './modules/battles/admission.ts';
 import { budgetRoutes } from './modules/budget/budget.routes.ts';
 import { createBudgetService } from './modules/budget/budget.service.ts';
 import { modelHealthRoutes } from './modules/model-health/model-health.routes.ts';
 import { createModelHealthService } from './modules/model-health/model-health.service.ts';
+import { moderationQueueRoutes } from './modules/moderation-queue/moderation-queue.routes.ts';
+import { createModerationQueueService } from './modules/moderation-queue/moderation-queue.service.ts';
+import { quotaRoutes } from './modules/quota/quota.routes.ts';
 import { createQuotaService } from './modules/quota/quota.service.ts';
+import { overviewRoutes } from './modules/overview/overview.routes.ts';
+import { createOverviewService } from './modules/overview/overview.service.ts';
+import { rosterRoutes } from './modules/roster/roster.routes.ts';
+import { createRosterService } from './modules/roster/roster.service.ts';
 import { challengeRoutes, countBattles } from './modules/challenge/challenge.routes.ts';
 import { createChallengeService } from './modules/challenge/challenge.service.ts';
 import { createBattleSignals } from './modules/battles/battle-signals.ts';
@@ -102,7 +113,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const adapterPub = createRedis(target, 'duet-gateway-io-pub');
   const adapterSub = createRedis(target, 'duet-gateway-io-sub', { sharded: true });
   const eventsSub = createRedis(target, 'duet-gateway-events', { sharded: true });
-  const connections = [redis, adapterPub, adapterSub, eventsSub];
+  const rosterSub = createRedis(target, 'duet-gateway-roster');
+  const connections = [redis, adapterPub, adapterSub, eventsSub, rosterSub];
   for (const r of connections) r.on('error', (err: Error) => logger.debug({ err: err.message, connection: connectionNameOf(r) }, 'redis connection error'));
   // Subscribing before a connection is ready races ioredis's ready check (which then fails and
   // reconnects): start from ready connections.
@@ -111,6 +123,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const queue = createBattleQueue(redis, config.redisPrefix);
   queue.on('error', (err) => logger.debug({ err: err.message }, 'battle queue error'));
 
+  const roster = await openRosterStore({ db, redis, subscriber: rosterSub, keys, seed: config.roster, logger });
   const events = createEventBus<DuetEvents>(logger);
   const queueViews = openQueueViews({ connection: redis, redisPrefix: config.redisPrefix, battles: queue, logger });
   // A BullMQ queue's first command (it asks Redis for its version) failing leaves that queue failing
@@ -122,6 +135,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   let queueWatch: QueueWatch | null = null;
   const stats = createStatsService({ db });
   const signals = createBattleSignals({ redis, keys });
+  // Unless BOT_CHALLENGE says, challenges are asked while a model battles are drawn from has a price.
+  const challengeOn = () => config.challenge !== null && (config.challenge.always || roster.drawable().some(isPriced));
   const challenge = config.challenge
     ? createChallengeService({
         redis,
@@ -138,26 +153,26 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     redis,
     keys,
     db,
-    roster: config.roster,
+    roster: () => roster.all().filter((m) => !m.retired),
     usdPerDay: config.budget.usdPerDay,
     timeZone: config.budget.timeZone,
     now: overrides.budgetClock,
   });
   const health = createModelHealthService({
     breaker: createModelBreaker(redis, keys, config.breaker),
-    roster: config.roster,
+    roster,
     settings: config.breaker,
     logger,
   });
+  const quota = createQuotaService({ redis, keys, db, ...config.quotas, timeZone: config.budget.timeZone, now: overrides.budgetClock });
   const battles = createBattleService({
     db,
-    roster: config.roster,
     mode: config.mode,
     enqueue: (id) => enqueueBattle(queue, id),
     budget,
     health,
-    challenge,
-    quota: createQuotaService({ redis, keys, ...config.quotas, timeZone: config.budget.timeZone, now: overrides.budgetClock }),
+    challenge: challenge && { verify: (solved) => (challengeOn() ? challenge.verify(solved) : Promise.resolve()) },
+    quota,
     admission: createAdmission({ maxWaiting: config.queue.maxWaiting, waitingCount: () => queue.getWaitingCount(), pace: () => queueWatch?.pace ?? 0 }),
     cleanImage: createImageCleaner(config.images),
     signals,
@@ -166,6 +181,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     dailyVoteCap: config.dailyVoteCap,
     events,
   });
+  const rosterAdmin = createRosterService({ db, store: roster, keyIsSet: config.keyIsSet, clearBudgetOverride: (id) => budget.clearOverride(id) });
   const leaderboard = createLeaderboardService({
     redis,
     keys,
@@ -226,8 +242,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const api = express.Router();
   api.use(jsonBody);
   const device = deviceCookie(loadOnce(() => storedSecret(db, 'device-cookie')));
-  api.use(toolsRoutes({ demoModels: config.demoModels, mode: config.mode, accounts: firebase !== null, challenge: challenge !== null, ...config.site }, device));
-  api.use(challengeRoutes(challenge));
+  api.use(
+    toolsRoutes(
+      () => ({
+        demoModels: roster.drawable().every((m) => m.provider === 'demo'),
+        mode: config.mode,
+        accounts: firebase !== null,
+        challenge: challengeOn(),
+        ...config.site,
+      }),
+      device,
+    ),
+  );
+  api.use(challengeRoutes(challenge, challengeOn));
   api.use(
     battleRoutes(
       battles,
@@ -248,7 +275,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       limit: limit('export', config.rateLimits.exportsPerMinute),
     }),
   );
-  api.use('/admin', operators.api, budgetRoutes(budget), modelHealthRoutes(health), adminRoutes(createAdminService({ db, historyChanged: historyChanged.now }), users));
+  const adminWrites = limit('admin-writes', config.rateLimits.adminWritesPerMinute);
+  api.use(
+    '/admin',
+    operators.api,
+    (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : adminWrites(req, res, next)),
+    overviewRoutes(createOverviewService({ db, battleQueue: queue, roster, health, budget })),
+    quotaRoutes(quota),
+    budgetRoutes(budget),
+    modelHealthRoutes(health),
+    rosterRoutes(rosterAdmin),
+    adminRoutes(createAdminService({ db, historyChanged: historyChanged.now }), users),
+    moderationQueueRoutes(createModerationQueueService({ db })),
+    auditRoutes(createAuditService({ db }), { logger }),
+  );
   api.use(userRoutes(users, { accounts: config.accounts, limit: limit('accounts', config.rateLimits.accountsPerMinute) }));
   api.use(notFoundHandler);
   app.use('/api', api);
@@ -279,7 +319,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   // Its own `close` is not used: the gateway drains its requests (below) instead of cutting them.
   const { url } = await listen(httpServer, config.port, config.host, logger, 'PORT');
   logger.info(
-    { url, metrics: ops.url, models: config.roster.map((m) => m.id), demo: config.demoModels, mode: config.mode, accounts: config.accounts.mode },
+    { url, metrics: ops.url, models: roster.drawable().map((m) => m.id), demo: roster.drawable().every((m) => m.provider === 'demo'), mode: config.mode, accounts: config.accounts.mode },
     'gateway listening',
   );
 
@@ -296,6 +336,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
           closeSockets: () => realtime.io.close(),
           flush: [() => dirtyMarks.flush(), () => winRates.stop()],
           closers: [
+            () => roster.close(),
             () => queueViews.close(),
             () => queue.close(),
             () => Promise.all(connections.map((r) => settlesWithin(r.quit(), 1_000))),

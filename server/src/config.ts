@@ -4,7 +4,6 @@ import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema, ZYesNoSchema } from '@d
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
 import type { BattleMode, ModelSpec } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
-import { isPriced } from '@duet/contracts/cost';
 import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { type BreakerSettings, breakerSettings, ZBreakerEnvSchema } from '@duet/platform/model-breaker';
 import { z } from 'zod';
@@ -87,6 +86,8 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   RATE_LIMIT_VOTES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Open-data downloads per client IP per minute (0: off). */
   RATE_LIMIT_EXPORTS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
+  /** Changes through the admin API (the console's) per minute per address (0: no limit); reads are not counted. */
+  RATE_LIMIT_ADMIN_WRITES_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   /** Serve the open-data export (`GET /api/export/votes.jsonl|.csv`); off, it answers 404. */
   EXPORT_ENABLED: bool.default(false),
   /** A download whose reader takes nothing for this long is cut, freeing its slot. */
@@ -101,9 +102,9 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   QUOTA_USER_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /**
    * `pow`: a new battle needs a solved proof-of-work challenge (`GET /api/challenge`); `off`: none.
-   * Unset: `pow` when a model in the roster has a price, `off` with free models alone.
+   * Unset: `pow` while a model battles are drawn from (the live roster) has a price, none with free models alone.
    */
-  BOT_CHALLENGE: z.enum(['off', 'pow']).optional(),
+  BOT_CHALLENGE: optional.pipe(z.enum(['off', 'pow']).optional()),
   /** PBKDF2 iterations of one try at a challenge. */
   BOT_CHALLENGE_COST: z.coerce.number().int().min(1).max(100_000).default(1_000),
   /** A challenge's highest counter: a solver tries between half of it and all of it. */
@@ -164,6 +165,7 @@ export interface GatewayConfig {
     cancelsPerMinute: number;
     accountsPerMinute: number;
     exportsPerMinute: number;
+    adminWritesPerMinute: number;
   };
   /** What one browser tab, and one address, may do over Socket.IO (realtime's `SocketLimits`). */
   sockets: { maxRooms: number; maxSocketsPerIp: number; joinsPerSecond: number; cancelsPerSecond: number; eventsPerSecond: number };
@@ -187,9 +189,15 @@ export interface GatewayConfig {
   adminToken: string | null;
   /** How uploads are cleaned: the side cap, the pixel budget, how many at once. */
   images: { maxSidePx: number; maxInputPixels: number; concurrency: number };
+  /** The environment's roster: it seeds the live one in PostgreSQL on the first start (`roster-store.ts`). */
   roster: ModelSpec[];
-  /** The proof-of-work challenge of new battles; null when off. */
-  challenge: { cost: number; difficulty: number; hotPerMinute: number; hotFactor: number } | null;
+  /** Whether an environment variable a roster model names for its key is set (a model without its key cannot be enabled). */
+  keyIsSet: (envName: string) => boolean;
+  /**
+   * The proof-of-work challenge of new battles; null when off. `always` (`BOT_CHALLENGE=pow`), or
+   * (unset) while a model battles are drawn from has a price.
+   */
+  challenge: { always: boolean; cost: number; difficulty: number; hotPerMinute: number; hotFactor: number } | null;
   /** Battles a day per visitor who is not signed in, and per account (0: no quota). */
   quotas: { anonPerDay: number; userPerDay: number };
   /** BUDGET_USD_PER_DAY (0: none) and the time zone whose day it counts by. */
@@ -231,6 +239,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       cancelsPerMinute: e.RATE_LIMIT_CANCELS_PER_MINUTE,
       accountsPerMinute: e.RATE_LIMIT_ACCOUNTS_PER_MINUTE,
       exportsPerMinute: e.RATE_LIMIT_EXPORTS_PER_MINUTE,
+      adminWritesPerMinute: e.RATE_LIMIT_ADMIN_WRITES_PER_MINUTE,
     },
     sockets: {
       maxRooms: e.SOCKET_MAX_ROOMS,
@@ -251,15 +260,22 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     exportStallMs: e.EXPORT_STALL_MS,
     historyCacheBytes: Math.round(e.HISTORY_CACHE_MB * 1024 * 1024),
     adminToken: e.ADMIN_TOKEN ?? null,
+    keyIsSet: (envName) => /_API_KEY$/.test(envName) && Boolean(env[envName]),
     images: { maxSidePx: e.IMAGE_MAX_SIDE_PX, maxInputPixels: Math.round(e.IMAGE_MAX_MEGAPIXELS * 1_000_000), concurrency: e.IMAGE_CLEAN_CONCURRENCY },
     roster,
     budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
     breaker: breakerSettings(e),
     quotas: { anonPerDay: e.QUOTA_ANON_PER_DAY, userPerDay: e.QUOTA_USER_PER_DAY },
     challenge:
-      (e.BOT_CHALLENGE ?? (roster.some(isPriced) ? 'pow' : 'off')) === 'pow'
-        ? { cost: e.BOT_CHALLENGE_COST, difficulty: e.BOT_CHALLENGE_DIFFICULTY, hotPerMinute: e.BOT_CHALLENGE_HOT_PER_MINUTE, hotFactor: e.BOT_CHALLENGE_HOT_FACTOR }
-        : null,
+      e.BOT_CHALLENGE === 'off'
+        ? null
+        : {
+            always: e.BOT_CHALLENGE === 'pow',
+            cost: e.BOT_CHALLENGE_COST,
+            difficulty: e.BOT_CHALLENGE_DIFFICULTY,
+            hotPerMinute: e.BOT_CHALLENGE_HOT_PER_MINUTE,
+            hotFactor: e.BOT_CHALLENGE_HOT_FACTOR,
+          },
     demoModels: demo,
     accounts: accountsConfig(e),
     site: siteConfig(e),

@@ -67,6 +67,7 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
     RATE_LIMIT_VOTES_PER_MINUTE: '0',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0',
     RATE_LIMIT_EXPORTS_PER_MINUTE: '0',
+    RATE_LIMIT_ADMIN_WRITES_PER_MINUTE: '0',
     QUOTA_ANON_PER_DAY: '0',
     QUOTA_USER_PER_DAY: '0',
     BOT_CHALLENGE: 'off',

@@ -81,6 +81,7 @@ export async function startGatewayProcess(opts: GatewayProcessOptions = {}): Pro
     RATE_LIMIT_CANCELS_PER_MINUTE: '0',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0',
     RATE_LIMIT_EXPORTS_PER_MINUTE: '0',
+    RATE_LIMIT_ADMIN_WRITES_PER_MINUTE: '0',
     QUOTA_ANON_PER_DAY: '0',
     QUOTA_USER_PER_DAY: '0',
     BOT_CHALLENGE: 'off',

@@ -12,7 +12,7 @@ import type { Db } from '../../worker/src/infra/db.ts';
 import { createRedis, redisReady } from '../../worker/src/infra/redis.ts';
 import type { RedisClient } from '../../worker/src/infra/redis.ts';
 import { createRunBattleHandler } from '../../worker/src/jobs/run-battle.handler.ts';
-import { pricesOfRoster, providerLookup } from '../../worker/src/providers/provider-lookup.ts';
+import { fixedRoster, pricesOfRoster, providerLookup } from '../../worker/src/providers/provider-lookup.ts';
 import type { RunBattle } from '../../worker/src/jobs/run-battle.handler.ts';
 import { createBattlePublisher } from '../../worker/src/live/battle-publisher.ts';
 import { startModeration } from '../../worker/src/moderation/moderation.ts';
@@ -82,8 +82,8 @@ describe('the statements a worker sends per battle', () => {
       db: noted,
       publisher: createBattlePublisher(live, redisKeys(prefix), 600),
       // Battles stored here reserve nothing: their budget is never touched.
-      spending: { pricesFor: pricesOfRoster(c.roster), timeZone: 'UTC', budget: { sideStored: async () => true, battleEnded: async () => undefined } },
-      providerFor: providerLookup(c.roster, (spec) => {
+      spending: { pricesFor: pricesOfRoster(fixedRoster(c.roster)), timeZone: 'UTC', budget: { sideStored: async () => true, battleEnded: async () => undefined } },
+      providerFor: providerLookup(fixedRoster(c.roster), (spec) => {
         const provider = createProvider(spec, { apiKey: undefined, timeoutMs: 10_000, demoSpeed: c.demoSpeed });
         return {
           ...provider,

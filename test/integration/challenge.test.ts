@@ -4,6 +4,7 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ROSTER } from '@duet/platform/roster-settings';
 import { loadGatewayConfig } from '../../server/src/config.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
@@ -93,9 +94,39 @@ describe('the challenge a battle needs', () => {
 });
 
 describe('whether battles need a challenge', () => {
-  it('defaults to pow with a priced model in the roster and to off with free models alone; a bad setting stops the start', () => {
-    expect(loadGatewayConfig({}).challenge).toBeNull();
-    expect(loadGatewayConfig({ OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' }).challenge).toMatchObject({ difficulty: 2_000 });
+  const ADMIN_TOKEN = 'operator-'.padEnd(40, 'x');
+  let duet: TestDuet;
+  beforeAll(async () => {
+    // BOT_CHALLENGE unset: it follows the live roster, free demo models first.
+    duet = await startTestDuet({ noWorker: true, env: { DUET_MODELS: JSON.stringify(DEMO_ROSTER), BOT_CHALLENGE: '', ADMIN_TOKEN } });
+  });
+  afterAll(async () => duet?.close());
+
+  const meta = async () => ((await (await fetch(`${duet.url}/api/meta`)).json()) as { challenge: boolean }).challenge;
+  const ask = () => fetch(`${duet.url}/api/battles`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tool: 'anything-question', text: 'Hi?', lang: 'en' }) });
+
+  it('asks none while every model drawn is free, and one as soon as a priced model is enabled, without a restart', async () => {
+    await waitFor(async () => !(await meta()), { what: 'the free roster' });
+    expect((await ask()).status).toBe(202);
+    expect((await fetch(`${duet.url}/api/challenge`)).status).toBe(404);
+
+    // An operator adds a priced model, enabled.
+    const added = await fetch(`${duet.url}/api/admin/models`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'paid:atlas', label: 'Paid', provider: 'demo', model: 'atlas', inputUsdPerMTok: 1, outputUsdPerMTok: 2, enabled: true }),
+    });
+    expect(added.status).toBe(201);
+    await waitFor(meta, { what: 'the challenge to be asked' });
+    expect((await fetch(`${duet.url}/api/challenge`)).status).toBe(200);
+    const refused = await ask();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('challenge_required');
+  });
+
+  it('is always asked with BOT_CHALLENGE=pow, never with off; a bad setting stops the start', () => {
+    expect(loadGatewayConfig({}).challenge).toMatchObject({ always: false, difficulty: 2_000 });
+    expect(loadGatewayConfig({ BOT_CHALLENGE: 'pow' }).challenge).toMatchObject({ always: true });
     expect(loadGatewayConfig({ OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', BOT_CHALLENGE: 'off' }).challenge).toBeNull();
     expect(() => loadGatewayConfig({ BOT_CHALLENGE: 'captcha' })).toThrow(/BOT_CHALLENGE/);
     expect(() => loadGatewayConfig({ BOT_CHALLENGE_DIFFICULTY: '1' })).toThrow(/BOT_CHALLENGE_DIFFICULTY/);

@@ -28,7 +28,7 @@ const ZAckSchema = z.union([
 ]);
 
 /** What a refused request must leave untouched: these tables, row for row, and the Redis keys. */
-const TABLES = ['battles', 'battle_images', 'answers', 'votes', 'model_stats', 'users', 'signup_benefits'] as const;
+const TABLES = ['battles', 'battle_images', 'answers', 'votes', 'model_stats', 'users', 'signup_benefits', 'operator_audit', 'models'] as const;
 
 /** Socket.IO's client refuses to emit these names itself. */
 const RESERVED_EVENTS = new Set(['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener']);
@@ -236,6 +236,9 @@ describe('a gateway process facing hostile input', () => {
           ['GET', '/admin/queues/api/queues'],
           ['GET', '/admin/session'],
           ['POST', '/admin/session'],
+          ['GET', '/api/admin/moderation'],
+          ['GET', '/api/admin/audit'],
+          ['GET', '/api/admin/audit.jsonl'],
         ),
         fc
           .tuple(fc.constantFrom('vote', 'cancel', 'image'), fc.oneof(fc.constant(battle.battleId), fc.uuid(), segment))
@@ -247,16 +250,21 @@ describe('a gateway process facing hostile input', () => {
           .tuple(fc.oneof(fc.constant('duet'), segment), fc.oneof(fc.constantFrom('quiz-solving', 'math-solve-duet1'), segment))
           .map(([product, id]) => ['GET', `/api/v2/user/${product}/list/${id}`]),
         fc
-          .tuple(fc.constantFrom('takedown', 'restore'), fc.oneof(fc.constant(battle.battleId), segment))
-          .map(([action, id]) => ['POST', `/api/admin/battles/${id}/${action}`]),
+          .tuple(fc.constantFrom('takedown', 'restore', 'approve', 'image'), fc.oneof(fc.constant(battle.battleId), fc.uuid(), segment))
+          .map(([action, id]) => [action === 'image' ? 'GET' : 'POST', `/api/admin/battles/${id}/${action}`]),
         fc.tuple(fc.constantFrom('/api/', '/'), segment).map(([base, rest]) => ['GET', `${base}${rest}`]),
       );
       const query = fc.option(
         fc
           .array(
             fc.tuple(
-              fc.oneof(fc.constantFrom('cursor', 'limit', 'tool', 'cursor[]', 'tool[x]', '__proto__', 'constructor'), segment),
-              fc.oneof(segment, foreignCursor, fc.integer().map(String), fc.constantFrom('1e400', '0x10', '-1', 'NaN', '', 'quiz-solving')),
+              fc.oneof(fc.constantFrom('cursor', 'limit', 'tool', 'state', 'action', 'actor', 'target', 'cursor[]', 'tool[x]', 'state[]', '__proto__', 'constructor'), segment),
+              fc.oneof(
+                segment,
+                foreignCursor,
+                fc.integer().map(String),
+                fc.constantFrom('1e400', '0x10', '-1', 'NaN', '', 'quiz-solving', 'flagged', 'pending', 'taken_down', 'ok', 'erased', 'battle.takedown', 'token'),
+              ),
             ),
             { minLength: 1, maxLength: 4 },
           )
@@ -297,6 +305,25 @@ describe('a gateway process facing hostile input', () => {
                 provider: fc.oneof(fc.constant('firebase'), anyText),
                 token: fc.oneof(fc.constant(firebaseIdToken), anyText, fc.anything()),
                 event: fc.oneof(fc.constant('duet-launch'), anyText),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+          json(fc.record({ reason: fc.oneof(anyText, fc.string({ minLength: 490, maxLength: 520 }), fc.anything()) }, { requiredKeys: [] })),
+          json(
+            fc.record(
+              {
+                id: fc.oneof(segment, fc.constantFrom('demo:atlas', 'fuzz:model')),
+                label: anyText,
+                provider: fc.constantFrom('demo', 'openai', 'anthropic', 'openai-compatible', 'nope'),
+                model: fc.oneof(anyText, fc.constant('atlas')),
+                weight: fc.oneof(fc.double(), fc.anything()),
+                enabled: fc.oneof(fc.boolean(), fc.anything()),
+                retired: fc.oneof(fc.boolean(), fc.anything()),
+                apiKeyEnv: fc.oneof(segment, fc.constantFrom('OPENAI_API_KEY', 'DATABASE_URL', 'NOPE_API_KEY')),
+                baseURL: fc.oneof(anyText, fc.webUrl()),
+                inputUsdPerMTok: fc.oneof(fc.double(), fc.anything()),
+                budgetUsdPerDay: fc.oneof(fc.double(), fc.constant(null), fc.anything()),
               },
               { requiredKeys: [] },
             ),
@@ -357,6 +384,95 @@ describe('a gateway process facing hostile input', () => {
       );
       await expectAlive();
     }, 90_000);
+
+    it('answers the operators’ moderation, audit and roster calls below 500 with the operator credential, every refusal storing nothing', async () => {
+      // A battle of this test's own (no worker: it stays queued): the other tests need theirs as it is.
+      const created = await postBattleWithImage(gw.url, { tool: 'math-solve', lang: 'en' }, { data: TINY_PNG, filename: 'b.png', type: 'image/png' });
+      expect(created.status).toBe(202);
+      const id = fc.oneof(fc.constant(created.body.battleId), fc.uuid(), segment);
+      const route: fc.Arbitrary<[string, string]> = fc.oneof(
+        fc.constantFrom<[string, string]>(
+          ['GET', '/api/admin/moderation'],
+          ['GET', '/api/admin/audit'],
+          ['GET', '/api/admin/audit.jsonl'],
+          ['GET', '/api/admin/models'],
+          ['POST', '/api/admin/models'],
+        ),
+        // The roster: a change without `force` never leaves fewer than two models to draw from.
+        fc.oneof(fc.constantFrom('demo:atlas', 'demo:sonnet', 'nobody'), segment).map((model): [string, string] => ['PATCH', `/api/admin/models/${model}`]),
+        fc
+          .tuple(fc.constantFrom('takedown', 'restore', 'approve', 'image'), id)
+          .map(([action, battleId]): [string, string] => [action === 'image' ? 'GET' : 'POST', `/api/admin/battles/${battleId}/${action}`]),
+      );
+      const query = fc.option(
+        fc
+          .array(
+            fc.tuple(
+              fc.oneof(fc.constantFrom('state', 'cursor', 'limit', 'action', 'actor', 'target', 'state[]', 'action[x]', '__proto__'), segment),
+              fc.oneof(
+                segment,
+                foreignCursor,
+                fc.bigInt().map((n) => Buffer.from(JSON.stringify([String(n)])).toString('base64url')),
+                fc.integer().map(String),
+                fc.constantFrom('1e400', '0x10', '-1', '', 'flagged', 'pending', 'taken_down', 'ok', 'erased', 'battle.takedown', 'token'),
+              ),
+            ),
+            { minLength: 1, maxLength: 4 },
+          )
+          .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
+        { nil: '' },
+      );
+      const body = fc.option(
+        fc.oneof<fc.Arbitrary<Body>[]>(
+          json(fc.record({ reason: fc.oneof(anyText, fc.string({ minLength: 490, maxLength: 520 }), fc.anything()) }, { requiredKeys: [] })),
+          json(
+            fc.record(
+              {
+                id: fc.oneof(segment, fc.constantFrom('demo:atlas', 'fuzz:model')),
+                label: anyText,
+                provider: fc.constantFrom('demo', 'openai', 'anthropic', 'openai-compatible', 'nope'),
+                model: fc.oneof(anyText, fc.constant('atlas')),
+                weight: fc.oneof(fc.double(), fc.anything()),
+                enabled: fc.oneof(fc.boolean(), fc.anything()),
+                retired: fc.oneof(fc.boolean(), fc.anything()),
+                apiKeyEnv: fc.oneof(segment, fc.constantFrom('OPENAI_API_KEY', 'DATABASE_URL', 'NOPE_API_KEY')),
+                baseURL: fc.oneof(anyText, fc.webUrl()),
+                inputUsdPerMTok: fc.oneof(fc.double(), fc.anything()),
+                budgetUsdPerDay: fc.oneof(fc.double(), fc.constant(null), fc.anything()),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+          json(fc.jsonValue()),
+          anyText.map((s) => ({ data: Buffer.from(s) })),
+        ),
+        { nil: undefined },
+      );
+      const request = fc
+        .record({
+          route,
+          query,
+          body,
+          contentType: fc.option(fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-16'), { nil: undefined }),
+        })
+        .map(({ route: [method, path], query: q, body: b, contentType }): RawRequest => ({
+          method,
+          path: `${path}${q}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+          ...(b ? { body: b.data } : {}),
+        }));
+
+      await fc.assert(
+        fc.asyncProperty(request, async (req) => {
+          const before = await stored();
+          const res = await rawRequest(gw.url, req);
+          expect(res.status, `${describeRequest(req)} -> ${res.status} ${res.body.slice(0, 300)}`).toBeLessThan(500);
+          if (res.status >= 400) await expectRefusedCleanly(req, res, before);
+        }),
+        { numRuns: 200 },
+      );
+      await expectAlive();
+    }, 60_000);
 
     it('answers the requests that used to fail with 500 with their 4xx', async () => {
       const cases: Array<[RawRequest, number, string]> = [

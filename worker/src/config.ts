@@ -112,8 +112,8 @@ export interface WorkerConfig {
   leaseMs: number;
   shutdownTimeoutMs: number;
   roster: ModelSpec[];
-  /** API key per model id, resolved once from the environment. */
-  apiKeys: Record<string, string | undefined>;
+  /** The key in the environment variable a roster model names (read when its adapter is made). */
+  providerKey: (envName: string | undefined) => string | undefined;
   moderation: ModerationConfig;
   /** The listener of `/metrics`, `/healthz` and `/readyz`. */
   http: { host: string; port: number };
@@ -136,15 +136,8 @@ export interface ModerationConfig {
 export function loadWorkerConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
   const e = parseEnv(ZWorkerEnvSchema, env);
   const { roster } = buildRoster(rosterSettingsFromEnv(e));
-  const defaultKey: Record<ModelSpec['provider'], string | undefined> = {
-    openai: e.OPENAI_API_KEY,
-    anthropic: e.ANTHROPIC_API_KEY,
-    'openai-compatible': e.OPENAI_COMPAT_API_KEY,
-    demo: undefined,
-  };
-  const apiKeys = Object.fromEntries(
-    roster.map((m) => [m.id, m.apiKeyEnv ? env[m.apiKeyEnv] : defaultKey[m.provider]]),
-  );
+  /** A key from the variable a roster model names (`_API_KEY` names only: see the roster's schema). */
+  const providerKey = (envName: string | undefined) => (envName && /_API_KEY$/.test(envName) ? env[envName] || undefined : undefined);
   return {
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
@@ -177,8 +170,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     leaseMs: e.BATTLE_LEASE_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     roster,
-    apiKeys,
-    moderation: moderationConfig(e, roster, apiKeys),
+    providerKey,
+    moderation: moderationConfig(e, roster, providerKey),
     http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
     budget: { usdPerDay: e.BUDGET_USD_PER_DAY, timeZone: e.BUDGET_TIME_ZONE },
     breaker: breakerSettings(e),
@@ -193,10 +186,10 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
 function moderationConfig(
   e: z.infer<typeof ZWorkerEnvSchema>,
   roster: ModelSpec[],
-  apiKeys: Record<string, string | undefined>,
+  providerKey: (envName: string | undefined) => string | undefined,
 ): ModerationConfig {
   const openaiModel = roster.find((m) => m.provider === 'openai');
-  const apiKey = e.MODERATION_API_KEY ?? (openaiModel ? apiKeys[openaiModel.id] : undefined) ?? e.OPENAI_API_KEY;
+  const apiKey = e.MODERATION_API_KEY ?? (openaiModel ? providerKey(openaiModel.apiKeyEnv) : undefined) ?? e.OPENAI_API_KEY;
   const baseURL = e.MODERATION_BASE_URL ?? openaiModel?.baseURL ?? e.OPENAI_BASE_URL;
   const sweep = { intervalMs: e.MODERATION_INTERVAL_MS, batchSize: e.MODERATION_BATCH_SIZE };
   if (e.MODERATION === 'wordlist' || (e.MODERATION === 'auto' && !apiKey)) return { openai: null, ...sweep };

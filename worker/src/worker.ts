@@ -14,6 +14,7 @@ import {
 import type { ModelSpec, RUN_BATTLE_JOB, RunBattleJob } from '@duet/contracts';
 import { createBudgetLedger, ledgerSpendOfDay } from '@duet/platform/budget-ledger';
 import { createModelBreaker } from '@duet/platform/model-breaker';
+import { openRosterStore } from '@duet/platform/roster-store';
 import { raiseHistoryVersion } from '@duet/platform/history-version';
 import { startOpsServer } from '@duet/platform/ops-server';
 import { readinessOf } from '@duet/platform/readiness';
@@ -80,10 +81,11 @@ export async function startWorker(
   const target = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
   const redis = createRedis(target, 'duet-worker', { failFast: true });
   const cancelSub = createRedis(target, 'duet-worker-cancel');
+  const rosterSub = createRedis(target, 'duet-worker-roster');
   const bullConnection = createRedis(target, 'duet-worker-bull');
   // Battle events and leases: a connection BullMQ never touches (see `createBattlePublisher`).
   const live = createRedis(target, 'duet-worker-live', { failFast: true });
-  const connections = [redis, cancelSub, bullConnection, live];
+  const connections = [redis, cancelSub, rosterSub, bullConnection, live];
   for (const r of connections) r.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
   // Subscribing before a connection is ready races ioredis's ready check: start from ready ones.
   await waitForRedis(connections, logger);
@@ -117,10 +119,11 @@ export async function startWorker(
   });
   const leases = createBattleLeases(live, keys, workerId, config.leaseMs);
 
+  const roster = await openRosterStore({ db, redis, subscriber: rosterSub, keys, seed: config.roster, logger });
   const makeProvider =
     overrides.createProvider ??
     ((spec: ModelSpec) =>
-      createProvider(spec, { apiKey: config.apiKeys[spec.id], timeoutMs: config.providerTimeoutMs, demoSpeed: config.demoSpeed }));
+      createProvider(spec, { apiKey: config.providerKey(spec.apiKeyEnv), timeoutMs: config.providerTimeoutMs, demoSpeed: config.demoSpeed }));
   const moderation = await startModeration({
     db,
     connection: bullConnection,
@@ -131,7 +134,7 @@ export async function startWorker(
   });
   const ledger = createBudgetLedger(redis, keys, (day) => ledgerSpendOfDay(db, day, config.budget.timeZone));
   const battleSpend = createBattleSpend({ ledger, db, logger });
-  const spending = { pricesFor: pricesOfRoster(config.roster), timeZone: config.budget.timeZone, budget: battleSpend };
+  const spending = { pricesFor: pricesOfRoster(roster), timeZone: config.budget.timeZone, budget: battleSpend };
   const close = (battleId: string) => closeBattle({ db, publisher, logger, spending }, battleId);
 
   const cancels = await watchCancels({ subscriber: cancelSub, redis: live, keys, running });
@@ -148,7 +151,7 @@ export async function startWorker(
       db,
       publisher,
       spending,
-      providerFor: providerLookup(config.roster, makeProvider),
+      providerFor: providerLookup(roster, makeProvider),
       isCancelled: cancels.isCancelled,
       logger,
       flushMs: flushWindow.ms,
@@ -223,7 +226,7 @@ export async function startWorker(
   // Every queue and worker reached Redis: a BullMQ connection whose first command failed would keep
   // failing, silently, while this process looked healthy. Better not to start.
   await Promise.all([consumer.worker, leaderboardWorker, maintenanceWorker, battleQueue, moderation].map((part) => part.waitUntilReady()));
-  logger.info({ concurrency: config.concurrency, models: config.roster.map((m) => m.id), workerId, http: ops.url }, 'worker ready');
+  logger.info({ concurrency: config.concurrency, models: roster.drawable().map((m) => m.id), workerId, http: ops.url }, 'worker ready');
 
   return {
     worker: consumer.worker,
@@ -235,7 +238,7 @@ export async function startWorker(
       await closeWorker(
         {
           consumer,
-          timers: [kept.stop, cancels.stop, leases.stop, flushWindow.stop],
+          timers: [kept.stop, cancels.stop, leases.stop, flushWindow.stop, () => void roster.close()],
           bullParts: [leaderboardWorker, maintenanceWorker, moderation, leaderboardQueue, maintenanceQueue, battleQueue],
           metrics,
           connections,

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'quota_exceeded',
   'challenge_required',
   'challenge_replayed',
+  'conflict',
+  'confirmation_required',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -41,8 +41,8 @@ export interface RunBattleDeps {
   db: Db;
   publisher: BattlePublisher;
   spending: Spending;
-  /** The adapter for a model id, or undefined when this worker's roster lacks it. */
-  providerFor: (modelId: string) => ModelProvider | undefined;
+  /** The adapter for a model id, or undefined when the roster lacks it. */
+  providerFor: (modelId: string) => Promise<ModelProvider | undefined>;
   /** True when the battle was cancelled before this worker picked it up. */
   isCancelled: (battleId: string) => Promise<boolean>;
   logger: Logger;
@@ -148,9 +148,9 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
         return { text: resume[side].text, stats: earlier.stats, error: earlier.error };
       }
       const modelId = battle.models[side];
-      const provider = deps.providerFor(modelId);
+      const provider = await deps.providerFor(modelId);
       if (!provider) {
-        log.warn({ side, model: modelId }, 'this worker has no such model in its roster');
+        log.warn({ side, model: modelId }, 'the roster has no such model');
         deps.metrics?.providerError(modelId, 'model_unavailable', false);
         const result = unavailable();
         report(modelId, result);

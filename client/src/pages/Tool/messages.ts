@@ -40,6 +40,8 @@ export const API_ERROR_MESSAGES: Record<ApiFailureCode, `errors.${string}`> = {
   not_registered: 'errors.generic',
   invalid_token: 'errors.generic',
   unauthorized: 'errors.generic',
+  conflict: 'errors.generic',
+  confirmation_required: 'errors.generic',
   internal: 'errors.generic',
 };
 

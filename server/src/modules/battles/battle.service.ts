@@ -49,7 +49,6 @@ export interface UploadedImage {
 
 export interface BattleServiceDeps {
   db: Db;
-  roster: readonly ModelSpec[];
   mode: BattleMode;
   /** Puts a stored battle on the queue. */
   enqueue: (battleId: string) => Promise<void>;

@@ -3,6 +3,7 @@ import { fromMicroUsd, toMicroUsd } from '@duet/contracts/cost';
 import { budgetDay, createBudgetLedger, ledgerSpendOfDay, secondsToNextDay } from '@duet/platform/budget-ledger';
 import type { RedisClient } from '@duet/platform/redis-connection';
 import { AppError } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import type { Db } from '../../infra/db.ts';
 import { hourSpend } from './budget.repo.ts';
 
@@ -30,7 +31,8 @@ export function createBudgetService(deps: {
   redis: RedisClient;
   keys: RedisKeys;
   db: Db;
-  roster: readonly ModelSpec[];
+  /** The models budgets are kept for: the live roster's, retired ones aside. */
+  roster: () => readonly ModelSpec[];
   /** BUDGET_USD_PER_DAY (0: none). */
   usdPerDay: number;
   timeZone: string;
@@ -54,7 +56,7 @@ export function createBudgetService(deps: {
     const set = await overridden();
     return {
       overallUsdPerDay: set['*'] ?? deps.usdPerDay,
-      models: Object.fromEntries(deps.roster.map((m) => [m.id, set[m.id] ?? m.budgetUsdPerDay ?? 0])),
+      models: Object.fromEntries(deps.roster().map((m) => [m.id, set[m.id] ?? m.budgetUsdPerDay ?? 0])),
     };
   }
 
@@ -110,9 +112,14 @@ export function createBudgetService(deps: {
         budgets: { all: b.overallUsdPerDay, ...b.models },
       };
     },
+    /** Takes back an operator's override of a model's budget (its own budget was just set in the roster). */
+    async clearOverride(modelId: string): Promise<void> {
+      await deps.redis.hdel(deps.keys.budgetOverrides, modelId);
+      overrides = null;
+    },
     /** Sets budgets over the settings for every gateway at once: dollars a day, null to go back to the setting. */
-    async setBudgets(change: BudgetsChange): Promise<Budgets> {
-      const unknown = Object.keys(change.models ?? {}).filter((id) => !deps.roster.some((m) => m.id === id));
+    async setBudgets(change: BudgetsChange, actor: string): Promise<Budgets> {
+      const unknown = Object.keys(change.models ?? {}).filter((id) => !deps.roster().some((m) => m.id === id));
       if (unknown.length) throw new AppError(400, 'validation_failed', `No model in the roster is called ${unknown.join(', ')}`);
       const entries: Array<[string, number | null]> = [
         ...(change.overallUsdPerDay !== undefined ? [['*', change.overallUsdPerDay] as [string, number | null]] : []),
@@ -120,10 +127,13 @@ export function createBudgetService(deps: {
       ];
       const set = entries.filter((e): e is [string, number] => e[1] !== null);
       const unset = entries.filter((e) => e[1] === null).map(([k]) => k);
+      const before = await budgets();
       if (set.length) await deps.redis.hset(deps.keys.budgetOverrides, Object.fromEntries(set.map(([k, v]) => [k, String(v)])));
       if (unset.length) await deps.redis.hdel(deps.keys.budgetOverrides, ...unset);
       overrides = null;
-      return budgets();
+      const after = await budgets();
+      await recordAudit(deps.db, { actor, action: 'budgets.update', target: null, before, after });
+      return after;
     },
   };
 }

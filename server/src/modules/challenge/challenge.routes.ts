@@ -3,11 +3,11 @@ import type { DuetBus } from '../../events/duet-events.ts';
 import { AppError } from '../../http/errors.ts';
 import type { ChallengeService } from './challenge.service.ts';
 
-/** `GET /api/challenge`: a new challenge to solve before asking (404 while challenges are off). */
-export function challengeRoutes(service: Pick<ChallengeService, 'issue'> | null): Router {
+/** `GET /api/challenge`: a new challenge to solve before asking (404 while challenges are off: `on` says). */
+export function challengeRoutes(service: Pick<ChallengeService, 'issue'> | null, on: () => boolean): Router {
   const router = Router();
   router.get('/challenge', async (_req, res) => {
-    if (!service) throw new AppError(404, 'not_found', 'Challenges are off on this server (BOT_CHALLENGE=off): battles need none.');
+    if (!service || !on()) throw new AppError(404, 'not_found', 'Challenges are off on this server (BOT_CHALLENGE=off): battles need none.');
     res.set('Cache-Control', 'no-store').json(await service.issue());
   });
   return router;

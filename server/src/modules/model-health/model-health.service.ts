@@ -1,5 +1,6 @@
 import type { ModelHealthReport, ModelSpec } from '@duet/contracts';
 import type { BreakerSettings, BreakerState, ModelBreaker } from '@duet/platform/model-breaker';
+import type { RosterStore } from '@duet/platform/roster-store';
 import type { Logger } from 'pino';
 
 /** How long a gateway draws from the breaker states it last read. */
@@ -24,7 +25,8 @@ export type ModelHealthService = ReturnType<typeof createModelHealthService>;
  */
 export function createModelHealthService(deps: {
   breaker: ModelBreaker;
-  roster: readonly ModelSpec[];
+  /** The live roster: battles are drawn from its drawable models. */
+  roster: Pick<RosterStore, 'drawable' | 'all'>;
   settings: BreakerSettings;
   logger: Logger;
   now?: () => number;
@@ -52,12 +54,13 @@ export function createModelHealthService(deps: {
         open = await states();
       } catch (err) {
         deps.logger.warn({ err }, 'could not read the models’ breakers; drawing from every model');
-        return { pool: [...deps.roster], probe: null, retryAfterSeconds: 0 };
+        return { pool: [...deps.roster.drawable()], probe: null, retryAfterSeconds: 0 };
       }
       const at = now();
-      const closed = deps.roster.filter((m) => !open[m.id]);
+      const drawable = deps.roster.drawable();
+      const closed = drawable.filter((m) => !open[m.id]);
       let probe: ModelSpec | null = null;
-      for (const m of deps.roster) {
+      for (const m of drawable) {
         const s = open[m.id];
         if (s && s.until <= at && (await deps.breaker.takeProbe(m.id).catch(() => false))) {
           probe = m;
@@ -66,20 +69,21 @@ export function createModelHealthService(deps: {
           break;
         }
       }
-      const until = deps.roster.map((m) => open[m.id]?.until ?? Infinity).reduce((a, b) => Math.min(a, b), Infinity);
+      const until = drawable.map((m) => open[m.id]?.until ?? Infinity).reduce((a, b) => Math.min(a, b), Infinity);
       const retryAfterSeconds = Number.isFinite(until) ? Math.max(1, Math.ceil((until - at) / 1_000)) : Math.ceil(deps.settings.cooldownMs / 1_000);
       return { pool: probe ? [...closed, probe] : closed, probe, retryAfterSeconds };
     },
-    /** Every roster model: 1 when it can be drawn, 0 while its breaker is open (for the metrics). */
+    /** Every enabled model: 1 when it can be drawn, 0 while its breaker is open (for the metrics). */
     async available(): Promise<Record<string, number>> {
       const open = await deps.breaker.states();
-      return Object.fromEntries(deps.roster.map((m) => [m.id, open[m.id] ? 0 : 1]));
+      return Object.fromEntries(deps.roster.drawable().map((m) => [m.id, open[m.id] ? 0 : 1]));
     },
-    /** Each roster model's breaker and window, for the operators. */
+    /** Each model's breaker and window (retired ones aside), for the operators. */
     async report(): Promise<ModelHealthReport> {
-      const [open, windows] = await Promise.all([deps.breaker.states(), Promise.all(deps.roster.map((m) => deps.breaker.window(m.id)))]);
+      const models = deps.roster.all().filter((m) => !m.retired);
+      const [open, windows] = await Promise.all([deps.breaker.states(), Promise.all(models.map((m) => deps.breaker.window(m.id)))]);
       return {
-        models: deps.roster.map((m, i) => {
+        models: models.map((m, i) => {
           const s = open[m.id];
           return { id: m.id, label: m.label, state: s?.state ?? 'closed', until: s ? new Date(s.until).toISOString() : null, window: windows[i] ?? { ok: 0, failed: 0 } };
         }),

@@ -3,6 +3,7 @@ import type { DeleteAccountResponse, LoginRequest, LoginResponse, ProfileRespons
 import type { Db } from '../../infra/db.ts';
 import { withTransaction } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import type { ErasureService } from '../erasure/erasure.service.ts';
 import type { FirebaseAuth, FirebaseIdentity } from './firebase-auth.ts';
 import * as repo from './user.repo.ts';
@@ -123,7 +124,8 @@ export function createUserService(deps: UserServiceDeps) {
    * Deletes, for an operator answering a person who wrote to support, every account a reference
    * names (a Duet id, a Firebase uid or an e-mail address); 404 when it names none.
    */
-  async function deleteAccountsOf(ref: string): Promise<{ data: { deleted: number; battles: number; votes: number } }> {
+  /** An operator deletes every account `ref` names (support's request); the audit log keeps the accounts' ids, never the ref (an e-mail). */
+  async function deleteAccountsOf(ref: string, actor: string): Promise<{ data: { deleted: number; battles: number; votes: number } }> {
     const ids = await repo.findUserIds(deps.db, ref);
     if (ids.length === 0) throw new AppError(404, 'not_found', 'No account has this id, Firebase uid or e-mail address');
     const total = { deleted: 0, battles: 0, votes: 0 };
@@ -133,6 +135,7 @@ export function createUserService(deps: UserServiceDeps) {
       total.battles += data.battles;
       total.votes += data.votes;
     }
+    await recordAudit(deps.db, { actor, action: 'user.delete', target: ids.join(','), before: null, after: total });
     return { data: total };
   }
 
