@@ -64,3 +64,16 @@ export async function providerSignIn(email: string, password: string): Promise<E
   const res = await post<{ localId: string; idToken: string }>(toolkit('signInWithPassword'), { email, password, returnSecureToken: true });
   return { uid: res.localId, idToken: res.idToken, email };
 }
+
+/**
+ * Gives an account custom claims (an operator's `{ admin: true }`), as the Admin SDK would: the
+ * emulator's `accounts:update` with its owner credential. ID tokens minted afterwards carry them.
+ */
+export async function setCustomClaims(uid: string, claims: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${emulator}/identitytoolkit.googleapis.com/v1/projects/${EMULATOR_PROJECT}/accounts:update`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
+    body: JSON.stringify({ localId: uid, customAttributes: JSON.stringify(claims) }),
+  });
+  if (!res.ok) throw new Error(`accounts:update: ${res.status} ${await res.text()}`);
+}
