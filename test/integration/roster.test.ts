@@ -87,12 +87,22 @@ describe('the live roster', () => {
     }
     return pairs;
   };
-  /** Waits until every battle drawn through both gateways passes `check`; answers how long it took. */
+  /**
+   * Waits until every battle drawn through both gateways passes `check`; answers how long after
+   * `since` the round of draws that passed began (the draws themselves take a while on a busy machine).
+   */
   const inForceEverywhere = async (check: (pairs: string[][]) => boolean, since: number) => {
     // A gateway may answer 503 for a moment while its Redis connections come back.
     const holds = (url: string) => draws(url, 6).then(check, () => false);
-    await waitFor(async () => (await holds(duet.url)) && (await holds(second.url)), { timeoutMs: 15_000, intervalMs: 100, what: 'the change on both gateways' });
-    return Date.now() - since;
+    let roundStart = since;
+    await waitFor(
+      async () => {
+        roundStart = Date.now();
+        return (await holds(duet.url)) && (await holds(second.url));
+      },
+      { timeoutMs: 15_000, intervalMs: 100, what: 'the change on both gateways' },
+    );
+    return roundStart - since;
   };
 
   it('is seeded from the environment and lists every model with the variable its key is in, never the key', async () => {
