@@ -14,6 +14,7 @@ export * from './tools.ts';
 export * from './validate.ts';
 export * from './schemas/admin.schema.ts';
 export * from './schemas/battle.schema.ts';
+export * from './schemas/vote-reason.schema.ts';
 export * from './schemas/challenge.schema.ts';
 export * from './schemas/console.schema.ts';
 export * from './schemas/error.schema.ts';

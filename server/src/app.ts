@@ -229,7 +229,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const historyCache = createHistoryCache({ redis, keys, maxBytes: config.historyCacheBytes, etagOf: (json) => etagOf(json, 'utf8'), logger });
   const historyChanged = historyChanges({ redis, keys, cache: historyCache, logger });
   raiseOnVotes(events, historyChanged);
-  app.use('/api', historyRoutes(createHistoryService({ db, stats, cache: historyCache })));
+  app.use('/api', historyRoutes(createHistoryService({ db, stats, cache: historyCache, mode: config.mode })));
   const jsonBody = express.json({ limit: '64kb' });
   const session = optionalSession(users.authenticate);
   app.use('/api', voteRoutes(battles, limit('votes', config.rateLimits.votesPerMinute), jsonBody, session));

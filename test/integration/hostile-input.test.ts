@@ -28,7 +28,7 @@ const ZAckSchema = z.union([
 ]);
 
 /** What a refused request must leave untouched: these tables, row for row, and the Redis keys. */
-const TABLES = ['battles', 'battle_images', 'answers', 'votes', 'model_stats', 'users', 'signup_benefits', 'operator_audit', 'models'] as const;
+const TABLES = ['battles', 'battle_images', 'answers', 'votes', 'model_stats', 'users', 'signup_benefits', 'operator_audit', 'models', 'model_reasons'] as const;
 
 /** Socket.IO's client refuses to emit these names itself. */
 const RESERVED_EVENTS = new Set(['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener']);
@@ -581,6 +581,8 @@ describe('a gateway process facing hostile input', () => {
       const calls: Record<string, (bad: string) => readonly [string, object | undefined, string]> = {
         vote: (bad) => ['/api/battles/ID/vote', { winner: 'a', voteToken: bad }, 'voteToken'],
         cancel: (bad) => ['/api/battles/ID/cancel', { voteToken: bad }, 'voteToken'],
+        'reasons token': (bad) => ['/api/battles/ID/reasons', { voteToken: bad, reasons: ['clear'] }, 'voteToken'],
+        'vote reason': (bad) => ['/api/battles/ID/vote', { winner: 'a', voteToken: 'not-a-token', reasons: [bad] }, 'reasons.0'],
         'signup event': (bad) => ['/api/v2/user/signup', { provider: 'firebase', token: 'TOKEN', event: bad }, 'event'],
         'signup token': (bad) => ['/api/v2/user/signup', { provider: 'firebase', token: bad, event: 'duet-launch' }, 'token'],
         'login token': (bad) => ['/api/v2/user/login', { provider: 'firebase', token: bad }, 'token'],

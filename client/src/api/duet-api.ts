@@ -1,5 +1,6 @@
-import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, SpecHistoryResponse, VoteRequest, VoteResponse } from '@duet/contracts';
+import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
+import { ZVoteReasonsResponseSchema } from '@duet/contracts/schemas/vote-reason.schema';
 import { createBattleBody } from './create-battle-body.ts';
 import { api, postJson } from './http.ts';
 
@@ -32,6 +33,10 @@ export const duetApi = {
     api('/api/battles', { method: 'POST', body: createBattleBody(req, image), headers: challenge ? { [CHALLENGE_HEADER]: challenge } : {} }, ANYONE),
 
   vote: (battleId: string, body: VoteRequest) => postJson<VoteResponse>(`/api/battles/${battleId}/vote`, body, ANYONE),
+
+  /** Why the visitor voted as they did: added once, by the vote token's holder, just after the vote. */
+  addReasons: async (battleId: string, body: VoteReasonsRequest): Promise<VoteReasonsResponse> =>
+    ZVoteReasonsResponseSchema.parse(await postJson(`/api/battles/${battleId}/reasons`, body, ANYONE)),
 
   cancel: (battleId: string, voteToken: string) => postJson<{ cancelled: true }>(`/api/battles/${battleId}/cancel`, { voteToken }),
 

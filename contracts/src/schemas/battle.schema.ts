@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { FAMILIES } from '../roster.ts';
 import { ZBattleInputsSchema, ZLanguageSchema } from './inputs.schema.ts';
+import { ZModelIdSchema } from './roster.schema.ts';
 import { ZRequestTextSchema } from './text.schema.ts';
+import { reasonsFit, ZVoteReasonSchema, ZVoteReasonsSchema } from './vote-reason.schema.ts';
 
 export const SIDES = ['a', 'b'] as const;
 export const ZSideSchema = z.enum(SIDES);
@@ -48,6 +50,14 @@ export const ZCreateBattleRequestSchema = z.object({
     .default(''),
   /** The visitor's interface language: the models answer in it. */
   lang: ZLanguageSchema.default('ko'),
+  /**
+   * Two models of the roster the visitor chose, on sides a and b in this order: the battle is
+   * named from the start and its vote never counts. Without it, two are drawn blind.
+   */
+  models: z
+    .tuple([ZModelIdSchema, ZModelIdSchema])
+    .refine(([a, b]) => a !== b, 'two different models')
+    .optional(),
 });
 export type CreateBattleRequest = z.infer<typeof ZCreateBattleRequestSchema>;
 
@@ -85,10 +95,14 @@ export const concealStats = (stats: ShownStats): ShownStats => ({ finishReason: 
 /** The secret a battle's creator got back: only its holder may vote on or cancel the battle. */
 const ZVoteTokenSchema = ZRequestTextSchema.min(1).max(200);
 
-export const ZVoteRequestSchema = z.object({
-  winner: ZWinnerSchema,
-  voteToken: ZVoteTokenSchema,
-});
+export const ZVoteRequestSchema = z
+  .object({
+    winner: ZWinnerSchema,
+    voteToken: ZVoteTokenSchema,
+    /** Why, optionally (`vote-reason.schema.ts`); they may also be added just after. */
+    reasons: ZVoteReasonsSchema.optional(),
+  })
+  .refine((v) => reasonsFit(v.winner, v.reasons ?? []), { path: ['reasons'], message: 'a reason for picking an answer does not fit "both bad"' });
 export type VoteRequest = z.infer<typeof ZVoteRequestSchema>;
 
 /** `POST /api/battles/:id/cancel` body. */
@@ -121,5 +135,7 @@ export const ZVoteResponseSchema = z.object({
   winner: ZWinnerSchema,
   sides: z.object({ a: ZVotedSideSchema, b: ZVotedSideSchema }),
   winRates: z.array(ZWinRateSchema),
+  /** The reasons stored with the vote. */
+  reasons: z.array(ZVoteReasonSchema).default([]),
 });
 export type VoteResponse = z.infer<typeof ZVoteResponseSchema>;

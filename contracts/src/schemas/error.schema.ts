@@ -30,6 +30,9 @@ export const ERROR_CODES = [
   'challenge_replayed',
   'conflict',
   'confirmation_required',
+  'not_voted',
+  'reasons_given',
+  'too_late',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

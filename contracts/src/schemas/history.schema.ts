@@ -3,9 +3,14 @@ import { ZBattleInputsSchema } from './inputs.schema.ts';
 import { ZRequestTextSchema } from './text.schema.ts';
 import { ZAnswerStatsSchema, ZRevealedSideSchema, ZWinRateSchema, ZWinnerSchema } from './battle.schema.ts';
 
+/** A history's views: the deployment's own battles, or those whose models the visitor chose (named from the start). */
+export const HISTORY_VIEWS = ['main', 'chosen'] as const;
+export type HistoryView = (typeof HISTORY_VIEWS)[number];
+
 export const ZHistoryQuerySchema = z.object({
   cursor: ZRequestTextSchema.max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
+  view: z.enum(HISTORY_VIEWS).default('main'),
 });
 
 export const ZHistoryAnswerSchema = ZRevealedSideSchema.extend({

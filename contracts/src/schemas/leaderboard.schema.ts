@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZModelReasonsSchema } from './vote-reason.schema.ts';
 import { FAMILIES } from '../roster.ts';
 import { STYLE_FEATURES } from '../style-features.ts';
 import { ZRequestTextSchema } from './text.schema.ts';
@@ -105,6 +106,8 @@ export const ZLeaderboardSchema = z.object({
   countedThrough: z.string().nullable().default(null),
   /** Filled in by the gateway when it serves the board. */
   pending: ZLeaderboardPendingSchema.optional(),
+  /** Why voters picked or passed over each model (counted votes, the board's tool or every tool; not on category boards); filled in by the gateway. */
+  reasons: z.record(z.string(), ZModelReasonsSchema).optional(),
 });
 export type Leaderboard = z.infer<typeof ZLeaderboardSchema>;
 

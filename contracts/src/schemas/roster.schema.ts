@@ -14,7 +14,7 @@ export const ZRosterModelSchema = ZModelSpecSchema.extend({
 export type RosterModel = z.infer<typeof ZRosterModelSchema>;
 
 /** A model id: what answers, votes and the leaderboards keep (`openai:gpt-4o`). */
-const ZModelIdSchema = z
+export const ZModelIdSchema = z
   .string()
   .min(1)
   .max(100)

@@ -9,6 +9,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
 import { BoardControls } from './BoardControls.tsx';
 import { LeaderboardTable } from './LeaderboardTable.tsx';
+import { ModelReasons } from './ModelReasons.tsx';
 import { PairwiseMatrix } from './PairwiseMatrix.tsx';
 import { PendingNotice } from './PendingNotice.tsx';
 import { RatingHistory } from './RatingHistory.tsx';
@@ -247,6 +248,8 @@ export default function LeaderboardPage() {
           that was already on screen (a layout shift). The history keeps its room while it loads. */}
       {!isPending && (
         <>
+          {/* The reasons are counted per tool, not per category: a category board has none of its own. */}
+          {data && !category && <ModelReasons board={data} history={history.data} scope={scope} stale={isPlaceholderData} />}
           {data && !empty && !tooFew && <PairwiseMatrix board={data} scope={scope} />}
           {!history.isError && <RatingHistory history={history.data} scope={scope} />}
           <RatingsNote />

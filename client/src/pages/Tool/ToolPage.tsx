@@ -249,7 +249,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
               error={castVote.isError ? apiErrorMessage(t, castVote.error) : null}
             />
           )}
-          {vote && <VoteResult vote={vote} historyHref={historyHref} onAskAgain={startOver} />}
+          {vote && <VoteResult vote={vote} voteToken={created.voteToken} historyHref={historyHref} onAskAgain={startOver} />}
         </section>
       )}
     </div>

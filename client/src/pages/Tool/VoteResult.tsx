@@ -3,15 +3,18 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { WinRates } from '../../components/WinRates/WinRates.tsx';
+import { VoteReasons } from './VoteReasons.tsx';
 
 interface VoteResultProps {
   vote: VoteResponse;
+  /** The battle's vote token, for the vote's reasons. */
+  voteToken: string;
   historyHref: string;
   onAskAgain: () => void;
 }
 
-/** After the vote: what was picked, who was who, this tool's win rates, and a way to ask again. */
-export function VoteResult({ vote, historyHref, onAskAgain }: VoteResultProps) {
+/** After the vote: what was picked, who was who, optionally why, this tool's win rates, and a way to ask again. */
+export function VoteResult({ vote, voteToken, historyHref, onAskAgain }: VoteResultProps) {
   const { t } = useTranslation('battle');
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -42,6 +45,7 @@ export function VoteResult({ vote, historyHref, onAskAgain }: VoteResultProps) {
           </Link>
         </div>
       </div>
+      <VoteReasons battleId={vote.battleId} voteToken={voteToken} winner={vote.winner} given={vote.reasons} />
       <h3 id="result-winrates" className="vote-result__sub">
         {t('result.winRatesHeading')}
       </h3>

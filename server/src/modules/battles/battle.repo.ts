@@ -1,4 +1,5 @@
-import type { AnswerStats, BattleInputs, BattleMode, ImageMimeType, Language, ModelSpec, Side, UncountedReason, Winner } from '@duet/contracts';
+import { PICKED_REASONS, VOTE_REASONS_WINDOW_SECONDS } from '@duet/contracts';
+import type { AnswerStats, BattleInputs, BattleMode, ImageMimeType, Language, ModelSpec, Side, UncountedReason, VoteReason, Winner } from '@duet/contracts';
 import { namesModel } from '@duet/contracts/model-names';
 import { sidesOf } from '../../infra/battle-sides.ts';
 import type { BattleSides, RawSides } from '../../infra/battle-sides.ts';
@@ -179,6 +180,19 @@ export async function voteOnBattle(db: Queryable, v: NewVote): Promise<VoteOutco
     sides: sidesOf(r),
     stats,
   };
+}
+
+/** What `add_vote_reasons()` answered; nothing is written unless `stored`. */
+export type ReasonsOutcome = 'not_found' | 'invalid_vote_token' | 'not_voted' | 'reasons_given' | 'too_late' | 'not_fitting' | 'stored';
+
+/** Stores a vote's reasons once, and adds them to the models' totals when the vote counted. */
+export async function addVoteReasons(db: Queryable, battleId: string, tokenHash: Buffer, reasons: readonly VoteReason[]): Promise<ReasonsOutcome> {
+  const { rows } = await db.query<{ outcome: ReasonsOutcome }>({
+    name: 'add-vote-reasons',
+    text: 'SELECT add_vote_reasons($1, $2, $3, $4, $5) AS outcome',
+    values: [battleId, tokenHash, reasons, PICKED_REASONS, VOTE_REASONS_WINDOW_SECONDS],
+  });
+  return rows[0]!.outcome;
 }
 
 /**

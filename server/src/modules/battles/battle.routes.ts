@@ -1,4 +1,4 @@
-import { CHALLENGE_HEADER, ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
+import { CHALLENGE_HEADER, ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteReasonsRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
@@ -10,14 +10,20 @@ import type { BattleService, UploadedImage } from './battle.service.ts';
 
 const ZBattleIdSchema = z.string().uuid();
 
-/** A multipart form carries `inputs` as JSON text; a JSON body carries it as an object. */
+/** A multipart form carries `inputs` and `models` as JSON text; a JSON body carries them as they are. */
 function requestBody(body: Record<string, unknown>, multipart: boolean): unknown {
-  if (!multipart || typeof body.inputs !== 'string') return body;
-  try {
-    return { ...body, inputs: JSON.parse(body.inputs) as unknown };
-  } catch {
-    throw new AppError(400, 'validation_failed', 'inputs: not valid JSON');
+  if (!multipart) return body;
+  const parsed = { ...body };
+  for (const field of ['inputs', 'models'] as const) {
+    const text = body[field];
+    if (typeof text !== 'string') continue;
+    try {
+      parsed[field] = JSON.parse(text) as unknown;
+    } catch {
+      throw new AppError(400, 'validation_failed', `${field}: not valid JSON`);
+    }
   }
+  return parsed;
 }
 
 const battleId = (raw: unknown): string => {
@@ -83,6 +89,11 @@ export function voteRoutes(service: BattleService, limit: RequestHandler, json: 
     const id = battleId(req.params.id);
     const body = parseOr400(ZVoteRequestSchema, req.body);
     res.json(await service.vote(id, body, { userId: sessionUserId(res), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' }));
+  });
+  // Reasons added just after the vote, by the vote token's holder; counted in the votes' limit.
+  router.post('/battles/:id/reasons', json, limit, async (req, res) => {
+    const id = battleId(req.params.id);
+    res.json(await service.addReasons(id, parseOr400(ZVoteReasonsRequestSchema, req.body)));
   });
   return router;
 }

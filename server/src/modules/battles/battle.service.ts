@@ -11,11 +11,14 @@ import type {
   ModelSpec,
   Side,
   ToolDefinition,
+  VoteReasonsRequest,
+  VoteReasonsResponse,
   VoteRequest,
   VoteResponse,
 } from '@duet/contracts';
 import type { DuetBus } from '../../events/duet-events.ts';
-import type { Db } from '../../infra/db.ts';
+import type { Db, DbClient } from '../../infra/db.ts';
+import { withTransaction } from '../../infra/db.ts';
 import { AppError, validationError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { BudgetService } from '../budget/budget.service.ts';
@@ -61,7 +64,7 @@ export interface BattleServiceDeps {
   /** Draws the pair and reserves its worst case in the budgets, or says when they have room again. */
   budget: Pick<BudgetService, 'admit' | 'release'>;
   /** The models a battle may be drawn from: failing ones are left out (the models' breaker). */
-  health: Pick<ModelHealthService, 'drawPool'>;
+  health: Pick<ModelHealthService, 'drawPool' | 'drawable'>;
   /** Turns an upload into what is stored, shown and sent to the models (no metadata, oriented, capped). */
   cleanImage: ImageCleaner;
   /** The live link to workers: cancel, and the battle's stream so far. */
@@ -96,6 +99,7 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (issues.length) throw validationError(issues);
     if (tool.image === 'required' && !image) throw new AppError(400, 'image_required', 'This tool needs an image');
     if (tool.image === 'none' && image) throw new AppError(400, 'image_not_allowed', 'This tool does not take an image');
+    const chosen = req.models && chosenModels(req.models);
     await deps.challenge?.verify(asker.challenge);
     const quota = await deps.quota.take({ userId: asker.userId, addressKey: await deps.voterKey({ ip: asker.ip }), deviceId: asker.deviceId });
     if (!quota.ok) {
@@ -106,15 +110,30 @@ export function createBattleService(deps: BattleServiceDeps) {
       });
     }
     try {
-      return await store(tool, req, image, asker.userId);
+      return await store(tool, req, image, asker.userId, chosen);
     } catch (err) {
       await quota.give().catch(() => undefined);
       throw err;
     }
   }
 
+  /** The roster's models a visitor chose, or a 400 naming each that cannot be chosen now. */
+  function chosenModels(ids: readonly [string, string]): [ModelSpec, ModelSpec] {
+    const roster = deps.health.drawable();
+    const found = ids.map((id) => roster.find((m) => m.id === id));
+    const issues = ids.flatMap((id, i) => (found[i] ? [] : [{ path: `models.${i}`, message: `${id} is not a model of the roster one can choose now` }]));
+    if (issues.length) throw validationError(issues);
+    return found as [ModelSpec, ModelSpec];
+  }
+
   /** The rest of `create`, past the question and the quota. */
-  async function store(tool: ToolDefinition, req: CreateBattleRequest, image: UploadedImage | undefined, userId: string | undefined): Promise<CreateBattleResponse> {
+  async function store(
+    tool: ToolDefinition,
+    req: CreateBattleRequest,
+    image: UploadedImage | undefined,
+    userId: string | undefined,
+    chosen: [ModelSpec, ModelSpec] | undefined,
+  ): Promise<CreateBattleResponse> {
     const admission = await deps.admission();
     if (!admission.open) {
       throw new AppError(503, 'busy', 'So many questions are waiting that yours would wait too long. Please try again soon.', undefined, admission.retryAfterSeconds);
@@ -127,22 +146,26 @@ export function createBattleService(deps: BattleServiceDeps) {
     const prompt = tool.prompt({ inputs: req.inputs, text: req.text, hasImage: cleaned !== undefined, lang: req.lang });
     const inputAtMost = inputTokensAtMost([prompt.system, prompt.user], cleaned !== undefined);
     const drawable = await deps.health.drawPool();
-    if (drawable.pool.length < 2) {
-      throw new AppError(503, 'models_unavailable', 'Too few models are answering right now. Please try again in a minute.', undefined, drawable.retryAfterSeconds);
+    // Chosen models must both be answering (their breakers closed); drawn ones come from those that are.
+    const candidates = chosen ? chosen.filter((c) => drawable.pool.some((m) => m.id === c.id)) : drawable.pool;
+    if (candidates.length < 2) {
+      const which = chosen ? 'One of the models you chose is not answering right now.' : 'Too few models are answering right now.';
+      throw new AppError(503, 'models_unavailable', `${which} Please try again in a minute.`, undefined, drawable.retryAfterSeconds);
     }
     const { probe } = drawable;
     const admitted = await deps.budget.admit({
       battleId: id,
-      candidates: drawable.pool,
+      candidates,
       worstCaseMicroUsd: (m) => costMicroUsd(pricesOf(m), inputAtMost, tool.maxTokens),
-      // A model back from its cool-down is in the pair: this battle is its probe.
-      draw: (pool) => drawPair(pool, random, probe && pool.includes(probe) ? probe : undefined),
+      // Chosen models as chosen. A model back from its cool-down is in a drawn pair: this battle is its probe.
+      draw: (pool) => (chosen ? [pool[0]!, pool[1]!] : drawPair(pool, random, probe && pool.includes(probe) ? probe : undefined)),
     });
     if (!admitted.ok) {
       throw new AppError(503, 'budget_exhausted', "Today's budget for questions is spent. Please come back when the day turns.", undefined, admitted.retryAfterSeconds);
     }
     const [first, second] = admitted.pair;
-    const sides: Record<Side, ModelSpec> = random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
+    const sides: Record<Side, ModelSpec> = chosen || random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
+    const mode: BattleMode = chosen ? 'named' : deps.mode;
     const voteToken = newVoteToken();
     try {
       await repo.insertBattle(deps.db, {
@@ -152,7 +175,7 @@ export function createBattleService(deps: BattleServiceDeps) {
         text: req.text,
         inputs: req.inputs,
         sides,
-        mode: deps.mode,
+        mode,
         voteTokenHash: hashVoteToken(voteToken),
         image: cleaned,
         userId: userId ?? null,
@@ -172,7 +195,7 @@ export function createBattleService(deps: BattleServiceDeps) {
       throw err;
     }
     deps.events.emit('battle.created', { battleId: id, tool: tool.slug, models: { a: sides.a.id, b: sides.b.id } });
-    return { battleId: id, voteToken, sides: labelsFor(sides, deps.mode) };
+    return { battleId: id, voteToken, sides: labelsFor(sides, mode) };
   }
 
 
@@ -203,11 +226,21 @@ export function createBattleService(deps: BattleServiceDeps) {
       dailyCap: deps.dailyVoteCap,
       deltas: deps.stats.deltas(body.winner),
     };
-    let stored = await repo.voteOnBattle(deps.db, cast);
-    if (stored.outcome === 'unchecked') {
-      await repo.flagModelNames(deps.db, battleId);
-      stored = await repo.voteOnBattle(deps.db, cast);
-    }
+    const reasons = body.reasons ?? [];
+    const castOn = async (db: Db | DbClient) => {
+      let stored = await repo.voteOnBattle(db, cast);
+      if (stored.outcome === 'unchecked') {
+        await repo.flagModelNames(db, battleId);
+        stored = await repo.voteOnBattle(db, cast);
+      }
+      if (stored.outcome === 'stored' && reasons.length > 0) {
+        const added = await repo.addVoteReasons(db, battleId, cast.tokenHash, reasons);
+        if (added !== 'stored') throw new Error(`battle ${battleId}: the reasons given with its vote were not stored (${added})`);
+      }
+      return stored;
+    };
+    // Reasons given with the vote are stored with it, in one transaction, or not at all.
+    const stored = reasons.length > 0 ? await withTransaction(deps.db, castOn) : await castOn(deps.db);
     switch (stored.outcome) {
       case 'not_found':
         throw notFound();
@@ -225,7 +258,27 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (stored.counted) deps.events.emit('vote.counted', { battleId, tool });
     const winRates = deps.stats.winRatesOf(stored.counters);
     const revealed = (side: Side) => ({ ...stored.sides[side], stats: stored.stats[side] ?? null });
-    return { battleId, winner: body.winner, sides: { a: revealed('a'), b: revealed('b') }, winRates };
+    return { battleId, winner: body.winner, sides: { a: revealed('a'), b: revealed('b') }, winRates, reasons };
+  }
+
+  /** Adds the reasons of a vote cast just before (within `VOTE_REASONS_WINDOW_SECONDS`), once. */
+  async function addReasons(battleId: string, body: VoteReasonsRequest): Promise<VoteReasonsResponse> {
+    const outcome = await repo.addVoteReasons(deps.db, battleId, hashVoteToken(body.voteToken), body.reasons);
+    switch (outcome) {
+      case 'not_found':
+        throw notFound();
+      case 'invalid_vote_token':
+        throw invalidToken();
+      case 'not_voted':
+        throw new AppError(409, 'not_voted', 'Vote first: reasons go with a vote');
+      case 'reasons_given':
+        throw new AppError(409, 'reasons_given', 'This vote has its reasons already');
+      case 'too_late':
+        throw new AppError(409, 'too_late', 'Reasons can be added within an hour of the vote');
+      case 'not_fitting':
+        throw validationError([{ path: 'reasons', message: 'a reason for picking an answer does not fit "both bad"' }]);
+    }
+    return { battleId, reasons: body.reasons };
   }
 
   async function cancel(battleId: string, voteToken: string): Promise<void> {
@@ -252,6 +305,7 @@ export function createBattleService(deps: BattleServiceDeps) {
   return {
     create,
     vote,
+    addReasons,
     cancel,
     snapshot,
     image: (battleId: string) => repo.findImage(deps.db, battleId),

@@ -9,6 +9,8 @@ export interface ExportRow {
   model_a: string;
   model_b: string;
   winner: string;
+  /** The vote's reasons (`VOTE_REASONS`), none when not given. */
+  reasons: string[];
   question: string;
   inputs: unknown;
   answer_a: string;
@@ -20,7 +22,7 @@ export interface ExportRow {
 }
 
 const SELECT = `
-  SELECT b.id AS battle_id, b.tool, b.lang, b.model_a, b.model_b, v.winner, b.text AS question, b.inputs,
+  SELECT b.id AS battle_id, b.tool, b.lang, b.model_a, b.model_b, v.winner, v.reasons, b.text AS question, b.inputs,
          aa.text AS answer_a, ab.text AS answer_b, aa.finish_reason AS finish_a, ab.finish_reason AS finish_b,
          b.created_at AS asked_at, v.created_at AS voted_at, v.created_at::text AS page_key
     FROM votes v

@@ -12,7 +12,7 @@ export type ExportFormat = 'jsonl' | 'csv';
 export type ExportService = ReturnType<typeof createExportService>;
 
 const CSV_COLUMNS = [
-  'battle_id', 'tool', 'lang', 'model_a', 'model_b', 'winner', 'question', 'inputs',
+  'battle_id', 'tool', 'lang', 'model_a', 'model_b', 'winner', 'reasons', 'question', 'inputs',
   'answer_a', 'answer_b', 'finish_a', 'finish_b', 'asked_at', 'voted_at',
 ] as const;
 
@@ -46,7 +46,7 @@ const shaper = (format: ExportFormat) =>
     objectMode: true,
     transform(row: ExportRow, _enc, done) {
       const shown = publicRow(row);
-      done(null, format === 'csv' ? { ...withIsoTimes(shown), inputs: JSON.stringify(shown.inputs) } : shown);
+      done(null, format === 'csv' ? { ...withIsoTimes(shown), inputs: JSON.stringify(shown.inputs), reasons: shown.reasons.join(' ') } : shown);
     },
   });
 

@@ -41,19 +41,30 @@ const ENTRY_COLUMNS = `
      FROM answers a WHERE a.battle_id = b.id) AS answers`;
 
 /**
+ * Which voted battles a list holds: all of them, only those named from the start (the visitor chose
+ * the models: `votes_named_idx` walks them), or all but those.
+ */
+export type VotesListed = 'all' | 'named' | 'not_named';
+const LISTED: Record<VotesListed, string> = {
+  all: '',
+  named: " AND v.uncounted_reason = 'named_mode'",
+  not_named: " AND v.uncounted_reason IS DISTINCT FROM 'named_mode'",
+};
+
+/**
  * The statement of a page: the first one, or one after a cursor. Each is prepared once per
  * connection and keeps one plan, with no planning per request: a plan that walks
  * `votes_tool_created_idx` from the top or from the cursor and stops after `rows`. The row count
  * is written into the text (a checked integer, one statement per page size) because a generic
  * plan with `LIMIT $n` assumes a tenth of the tool's votes and sends parallel workers after them.
  */
-function pageStatement(rows: number, after: boolean): { name: string; text: string } {
+function pageStatement(rows: number, after: boolean, which: VotesListed): { name: string; text: string } {
   if (!Number.isInteger(rows) || rows < 1 || rows > 1_000) throw new RangeError(`page size ${rows}`);
   return {
-    name: `history-${after ? 'later' : 'first'}-page-${rows}`,
+    name: `history-${which}-${after ? 'later' : 'first'}-page-${rows}`,
     text: `SELECT ${ENTRY_COLUMNS}
              FROM votes v JOIN battles b ON b.id = v.battle_id
-            WHERE v.tool = $1 AND b.moderation = 'ok'${after ? ' AND (v.created_at, v.battle_id) < ($2::timestamptz, $3::uuid)' : ''}
+            WHERE v.tool = $1 AND b.moderation = 'ok'${LISTED[which]}${after ? ' AND (v.created_at, v.battle_id) < ($2::timestamptz, $3::uuid)' : ''}
             ORDER BY v.created_at DESC, v.battle_id DESC
             LIMIT ${rows}`,
   };
@@ -68,9 +79,10 @@ export async function listVotedBattles(
   tool: string,
   limit: number,
   cursor: HistoryCursor | null,
+  which: VotesListed = 'all',
 ): Promise<{ entries: HistoryEntry[]; next: HistoryCursor | null }> {
   const { rows } = await db.query<RawEntry>({
-    ...pageStatement(limit + 1, cursor !== null),
+    ...pageStatement(limit + 1, cursor !== null, which),
     values: cursor ? [tool, cursor.votedAt, cursor.id] : [tool],
   });
   const page = rows.slice(0, limit);

@@ -34,7 +34,7 @@ export function historyRoutes(service: HistoryService): Router {
 
   router.get('/tools/:slug/history', async (req, res) => {
     const q = parseOr400(ZHistoryQuerySchema, req.query);
-    sendPage(req, res, await service.history(String(req.params.slug), q.limit, q.cursor));
+    sendPage(req, res, await service.history(String(req.params.slug), q.limit, q.cursor, q.view));
   });
 
   // The specification's own call, kept with its field names.

@@ -1,12 +1,12 @@
 import { findTool } from '@duet/contracts';
-import type { HistoryEntry, HistoryResponse, SpecHistoryResponse } from '@duet/contracts';
+import type { BattleMode, HistoryEntry, HistoryResponse, HistoryView, SpecHistoryResponse } from '@duet/contracts';
 import { maskPii, maskPiiDeep } from '@duet/contracts/pii';
 import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import { familyPercent } from '../stats/stats.service.ts';
 import type { HistoryCache, RenderedPage } from './history-cache.ts';
-import type { HistoryCursor } from './history.repo.ts';
+import type { HistoryCursor, VotesListed } from './history.repo.ts';
 import { listVotedBattles } from './history.repo.ts';
 
 export type HistoryService = ReturnType<typeof createHistoryService>;
@@ -53,28 +53,31 @@ const publicEntry = (e: HistoryEntry): HistoryEntry => ({
   },
 });
 
-export function createHistoryService(deps: { db: Db; stats: StatsService; cache: HistoryCache }) {
+export function createHistoryService(deps: { db: Db; stats: StatsService; cache: HistoryCache; mode: BattleMode }) {
+  // The main view holds the deployment's battles: blind ones (all of them where every battle is named).
+  const listed = (view: HistoryView): VotesListed => (view === 'chosen' ? 'named' : deps.mode === 'blind' ? 'not_named' : 'all');
+
   const toolOr404 = (idOrRoute: string) => {
     const tool = findTool(idOrRoute);
     if (!tool) throw new AppError(404, 'unknown_tool', `There is no tool called "${idOrRoute}"`);
     return tool;
   };
 
-  async function render(slug: string, limit: number, after: HistoryCursor | null): Promise<HistoryResponse> {
+  async function render(slug: string, limit: number, after: HistoryCursor | null, view: HistoryView = 'main'): Promise<HistoryResponse> {
     // Win rates belong to the first page; later pages only carry more entries.
     const [page, winRates] = await Promise.all([
-      listVotedBattles(deps.db, slug, limit, after),
+      listVotedBattles(deps.db, slug, limit, after, listed(view)),
       after ? Promise.resolve([]) : deps.stats.winRates(slug),
     ]);
     return { list: page.entries.map(publicEntry), winRates, nextCursor: page.next ? encodeCursor(page.next) : null };
   }
 
   /** One page of a tool's history (`HistoryResponse`), from the cache when it holds it. */
-  function history(idOrRoute: string, limit: number, cursor?: string): Promise<RenderedPage> {
+  function history(idOrRoute: string, limit: number, cursor?: string, view: HistoryView = 'main'): Promise<RenderedPage> {
     const { slug } = toolOr404(idOrRoute);
     // Refused (400) before the cache is asked: a bad request reads and writes nothing.
     const after = cursor ? decodeCursor(cursor) : null;
-    return deps.cache.page(slug, `history ${limit} ${cursor ?? ''}`, () => render(slug, limit, after));
+    return deps.cache.page(slug, `history ${view} ${limit} ${cursor ?? ''}`, () => render(slug, limit, after, view));
   }
 
   /** `GET /api/v2/user/:product/list/:id` in the specification's shape (`SpecHistoryResponse`). */

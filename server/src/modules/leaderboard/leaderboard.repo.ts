@@ -1,4 +1,5 @@
-import type { LeaderboardControl, LeaderboardHistory } from '@duet/contracts';
+import { isPickedReason, ZVoteReasonSchema } from '@duet/contracts';
+import type { LeaderboardControl, LeaderboardHistory, ModelReasons } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
 
 /** Which counted votes a board covers: all of them, one tool's, one language's or one kind's. */
@@ -23,6 +24,28 @@ export async function countedSince(db: Db, slice: VoteSlice, since: string | nul
     [since, slice.tool, slice.lang, slice.hasImage],
   );
   return rows[0]?.n ?? 0;
+}
+
+/**
+ * Why voters picked or passed over each model, from the running totals (counted votes), for one
+ * tool or all of them: a read of at most tools × models × reasons small rows.
+ */
+export async function reasonsOf(db: Db, tool: string | null): Promise<Record<string, ModelReasons>> {
+  const { rows } = await db.query<{ model: string; reason: string; n: number }>(
+    tool === null
+      ? 'SELECT model, reason, sum(n)::int AS n FROM model_reasons GROUP BY model, reason'
+      : 'SELECT model, reason, n FROM model_reasons WHERE tool = $1',
+    tool === null ? [] : [tool],
+  );
+  const out: Record<string, ModelReasons> = {};
+  for (const r of rows) {
+    const reason = ZVoteReasonSchema.safeParse(r.reason);
+    if (!reason.success || r.n <= 0) continue;
+    const m = (out[r.model] ??= { picked: {}, passed: {} });
+    if (isPickedReason(reason.data)) m.picked[reason.data] = r.n;
+    else m.passed[reason.data] = r.n;
+  }
+  return out;
 }
 
 /** The board's daily snapshots over the last `days` days, oldest first. */

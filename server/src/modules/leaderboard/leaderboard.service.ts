@@ -7,7 +7,7 @@ import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
 import { requestLogger } from '../../http/request-log.ts';
-import { countedSince, snapshots } from './leaderboard.repo.ts';
+import { countedSince, reasonsOf, snapshots } from './leaderboard.repo.ts';
 import type { VoteSlice } from './leaderboard.repo.ts';
 
 export type LeaderboardService = ReturnType<typeof createLeaderboardService>;
@@ -60,8 +60,13 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
       const found = await cachedBoard(board);
       // A board cached by an older worker has no read time: its computation time stands in.
       const since = found.countedThrough ?? found.updatedAt;
-      const [votes, next] = await Promise.all([countedSince(deps.db, sliceOf(board), since), deps.nextRefitAt(board.control)]);
-      return { ...found, pending: { votes, nextRefitAt: next === null ? null : new Date(next).toISOString() } };
+      // Reasons are counted per tool and model: a board of one language or kind has none of its own.
+      const [votes, next, reasons] = await Promise.all([
+        countedSince(deps.db, sliceOf(board), since),
+        deps.nextRefitAt(board.control),
+        board.category === null ? reasonsOf(deps.db, board.tool) : Promise.resolve(undefined),
+      ]);
+      return { ...found, pending: { votes, nextRefitAt: next === null ? null : new Date(next).toISOString() }, reasons };
     },
     /** The board's daily snapshots, oldest first. */
     async history(board: BoardId, days = LEADERBOARD_HISTORY_DAYS): Promise<LeaderboardHistory> {

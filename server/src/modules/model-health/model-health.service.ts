@@ -73,6 +73,8 @@ export function createModelHealthService(deps: {
       const retryAfterSeconds = Number.isFinite(until) ? Math.max(1, Math.ceil((until - at) / 1_000)) : Math.ceil(deps.settings.cooldownMs / 1_000);
       return { pool: probe ? [...closed, probe] : closed, probe, retryAfterSeconds };
     },
+    /** The models of the roster a battle may have (enabled, not retired), whatever their breakers say. */
+    drawable: (): readonly ModelSpec[] => deps.roster.drawable(),
     /** Every enabled model: 1 when it can be drawn, 0 while its breaker is open (for the metrics). */
     async available(): Promise<Record<string, number>> {
       const open = await deps.breaker.states();
