@@ -249,6 +249,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
         mode: config.mode,
         accounts: firebase !== null,
         challenge: challengeOn(),
+        models: roster.drawable().map((m) => ({ id: m.id, label: m.label, family: m.family })),
         ...config.site,
       }),
       device,

@@ -1,3 +1,4 @@
+import { DEMO_ROSTER } from '@duet/platform/roster-settings';
 import { BATTLE_QUEUE, bullPrefix, LIMITS, TOOLS } from '@duet/contracts';
 import type { CreateBattleResponse, ErrorResponse, Meta, PublicTool } from '@duet/contracts';
 import { Queue } from 'bullmq';
@@ -63,7 +64,16 @@ describe('creating a battle', () => {
     const meta = await getJson<Meta>(`${duet.url}/api/meta`);
     // No emulator and no Firebase credentials in this suite's settings: accounts are off; no sister
     // service or contact detail is configured, so none is served.
-    expect(meta.body).toEqual({ demoModels: true, mode: 'blind', accounts: false, challenge: false, sisterLinks: {}, contact: { company: {} } });
+    expect(meta.body).toEqual({
+      demoModels: true,
+      mode: 'blind',
+      accounts: false,
+      challenge: false,
+      sisterLinks: {},
+      contact: { company: {} },
+      // The models a visitor may choose: the roster's drawable ones.
+      models: DEMO_ROSTER.map((m) => ({ id: m.id, label: m.label, family: m.family })),
+    });
   });
 
   it('stores and queues a valid battle once, answering 202 with a vote token and blind labels', async () => {

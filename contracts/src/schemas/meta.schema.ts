@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FAMILIES } from '../roster.ts';
 import { ZBattleModeSchema } from './battle.schema.ts';
 
 /** The sister services a Duet account also opens: their addresses, each only when configured. */
@@ -35,5 +36,7 @@ export const ZMetaSchema = z.object({
   contact: ZSiteContactSchema,
   /** A new battle needs a solved proof-of-work challenge (`GET /api/challenge`). */
   challenge: z.boolean(),
+  /** The models a visitor may choose for a battle (`models` of `POST /api/battles`), in roster order. */
+  models: z.array(z.object({ id: z.string(), label: z.string(), family: z.enum(FAMILIES) })).default([]),
 });
 export type Meta = z.infer<typeof ZMetaSchema>;
