@@ -41,9 +41,17 @@ describe('PostgreSQL not answering when a gateway starts', () => {
     const port = await freePort();
     const unanswered = new URL(db.url);
     unanswered.port = String(port);
-    const starting = startGatewayProcess({ env: { DATABASE_URL: unanswered.toString(), MIGRATE_ON_START: 'true' }, startTimeoutMs: 30_000 });
+    let output = () => '';
+    const starting = startGatewayProcess({
+      env: { DATABASE_URL: unanswered.toString(), MIGRATE_ON_START: 'true' },
+      startTimeoutMs: 30_000,
+      onSpawn: (o) => (output = o),
+    });
     starting.catch(() => undefined);
-    await sleep(3_000);
+    // PostgreSQL comes up only once the gateway has found it not answering (a busy machine may take
+    // seconds to start the process at all), and a little later.
+    await waitFor(() => output().includes('PostgreSQL does not answer'), { what: 'the gateway to find PostgreSQL not answering', timeoutMs: 30_000 });
+    await sleep(1_000);
     forwarder = await forwardTo(real, port);
     // It did not exit meanwhile (that rejects `starting`), and it says what it waited for.
     const gateway = await starting;
