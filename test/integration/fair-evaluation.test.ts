@@ -1,4 +1,4 @@
-import type { CreateBattleResponse, HistoryResponse, Leaderboard, VoteResponse } from '@duet/contracts';
+import type { CreateBattleResponse, HistoryResponse, Leaderboard, Meta, VoteResponse } from '@duet/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postJson } from '../helpers/api.ts';
 import { BattleViewer, connectSocket } from '../helpers/battle-viewer.ts';
@@ -67,11 +67,15 @@ describe('fair evaluation', () => {
 
   it('names no model in anything the browser receives before the vote, then reveals them', async () => {
     const { created, viewer, snapshot } = await battle(duet);
+    // The metadata lists the whole roster for a visitor to choose from, as the leaderboard does:
+    // it says nothing of which model answers which side. The rest of it names none.
+    const { models: roster, ...meta } = (await getJson<Meta>(`${duet.url}/api/meta`)).body;
+    expect(roster.length).toBeGreaterThanOrEqual(2);
     const seen = JSON.stringify([
       created.body,
       snapshot,
       viewer.events,
-      (await getJson(`${duet.url}/api/meta`)).body,
+      meta,
       (await getJson(`${duet.url}/api/tools`)).body,
       (await getJson(`${duet.url}/api/tools/anything-question/history`)).body,
       (await getJson(`${duet.url}/api/v2/user/duet/list/anything-question`)).body,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateBattleResponse, ErrorResponse, ModelHealthReport } from '@duet/contracts';
+import type { CreateBattleResponse, ErrorResponse, Meta, ModelHealthReport } from '@duet/contracts';
 import { redisKeys, ZModelHealthReportSchema } from '@duet/contracts';
 import { createModelBreaker } from '@duet/platform/model-breaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,8 +84,10 @@ describe('failing models leave the draw', () => {
     expect(opened.state).toBe('open');
     expect(opened.window.failed).toBeGreaterThanOrEqual(4);
     expect(await available()).toEqual({ 'steady-one': 1, 'steady-two': 1, shaky: 0 });
-    // Blind mode: the page's metadata names no model, open or not.
-    expect(await (await fetch(`${duet.url}/api/meta`)).text()).not.toMatch(/shaky|steady/);
+    // The page's metadata lists the models one may choose whatever their breakers say: it never
+    // tells which one is out.
+    const meta = (await (await fetch(`${duet.url}/api/meta`)).json()) as Meta;
+    expect(meta.models.map((m) => m.id).sort()).toEqual(['shaky', 'steady-one', 'steady-two']);
 
     // Phase 2: while it is open, battles go to the other two and every side answers. Gateways read
     // the breaker's states at most a second late.
