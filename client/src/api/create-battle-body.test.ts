@@ -33,6 +33,14 @@ describe('the body of a new battle', () => {
     expect(new Uint8Array(await sent.arrayBuffer())).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
   });
 
+  it('sends the chosen models in the JSON body, and as JSON text in a multipart form', () => {
+    const chosen: CreateBattleRequest = { ...req, models: ['demo:atlas', 'demo:sonnet'] };
+    expect(JSON.parse(createBattleBody(chosen) as string)).toEqual(chosen);
+    const form = createBattleBody(chosen, new File(['x'], 'a.gif', { type: 'image/gif' })) as FormData;
+    expect([...form.keys()].sort()).toEqual(['image', 'inputs', 'lang', 'models', 'text', 'tool']);
+    expect(JSON.parse(form.get('models') as string)).toEqual(['demo:atlas', 'demo:sonnet']);
+  });
+
   it('sends empty inputs as an empty JSON object in a multipart form', () => {
     const image = new File(['x'], 'a.gif', { type: 'image/gif' });
     const form = createBattleBody({ ...req, inputs: {} }, image) as FormData;

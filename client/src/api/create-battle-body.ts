@@ -2,7 +2,7 @@ import type { CreateBattleRequest } from '@duet/contracts';
 
 /**
  * The body of `POST /api/battles`: the request as JSON text when there is no image; with one, a
- * multipart form holding the image and the request's fields, `inputs` as JSON text.
+ * multipart form holding the image and the request's fields, `inputs` (and `models`) as JSON text.
  */
 export function createBattleBody(req: CreateBattleRequest, image?: File | null): string | FormData {
   if (!image) return JSON.stringify(req);
@@ -11,6 +11,7 @@ export function createBattleBody(req: CreateBattleRequest, image?: File | null):
   form.set('text', req.text);
   form.set('lang', req.lang);
   form.set('inputs', JSON.stringify(req.inputs));
+  if (req.models) form.set('models', JSON.stringify(req.models));
   form.set('image', image);
   return form;
 }

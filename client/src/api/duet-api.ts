@@ -1,5 +1,6 @@
 import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
+import type { HistoryView } from '@duet/contracts/schemas/history.schema';
 import { ZVoteReasonsResponseSchema } from '@duet/contracts/schemas/vote-reason.schema';
 import { createBattleBody } from './create-battle-body.ts';
 import { api, postJson } from './http.ts';
@@ -40,8 +41,14 @@ export const duetApi = {
 
   cancel: (battleId: string, voteToken: string) => postJson<{ cancelled: true }>(`/api/battles/${battleId}/cancel`, { voteToken }),
 
-  history: (tool: string, cursor?: string | null) =>
-    api<HistoryResponse>(`/api/tools/${encodeURIComponent(tool)}/history${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
+  /** One page of a tool's history: its blind battles (`main`), or those whose models were chosen. */
+  history: (tool: string, cursor?: string | null, view: HistoryView = 'main') => {
+    const q = new URLSearchParams();
+    if (cursor) q.set('cursor', cursor);
+    if (view !== 'main') q.set('view', view);
+    const s = q.toString();
+    return api<HistoryResponse>(`/api/tools/${encodeURIComponent(tool)}/history${s ? `?${s}` : ''}`);
+  },
 
   /** Bradley-Terry ratings with 95% intervals: overall, or for one tool. */
   leaderboard: (board: BoardQuery = {}) => api<Leaderboard>('/api/leaderboard' + boardQuery(board)),

@@ -2,10 +2,12 @@ import type { ToolDefinition } from '@duet/contracts/tools';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import type { HistoryView } from '@duet/contracts/schemas/history.schema';
+import { HISTORY_VIEWS } from '@duet/contracts/schemas/history.schema';
 import { duetApi } from '../../api/duet-api.ts';
 import type { HistoryPages } from '../../api/history-query.ts';
-import { cachedHistoryList, historyListOf, historyQueryKey } from '../../api/history-query.ts';
+import { cachedHistoryList, historyListOf, historyQueryKey, historyViewOf } from '../../api/history-query.ts';
 import { WinRates } from '../../components/WinRates/WinRates.tsx';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
@@ -19,21 +21,23 @@ import { useErrorToast } from '../../hooks/use-error-toast.ts';
 export default function HistoryPage() {
   const { contentTitle } = useParams();
   const tool = toolForRoute(contentTitle);
+  const [params] = useSearchParams();
   if (!tool) return <NotFoundPage />;
-  return <HistoryScreen key={tool.slug} tool={tool} />;
+  const view = historyViewOf(params.get('view'));
+  return <HistoryScreen key={`${tool.slug} ${view}`} tool={tool} view={view} />;
 }
 
-function HistoryScreen({ tool }: { tool: ToolDefinition }) {
+function HistoryScreen({ tool, view }: { tool: ToolDefinition; view: HistoryView }) {
   const { t, i18n } = useTranslation('battle');
   const queryClient = useQueryClient();
   const sentinel = useRef<HTMLDivElement>(null);
   const [hasNew, setHasNew] = useState(false);
-  const queryKey = useMemo(() => historyQueryKey(tool.slug), [tool.slug]);
+  const queryKey = useMemo(() => historyQueryKey(tool.slug, view), [tool.slug, view]);
   const title = t(`contents:${tool.titleKey}`);
 
   const query = useInfiniteQuery({
     queryKey,
-    queryFn: ({ pageParam }) => duetApi.history(tool.slug, pageParam),
+    queryFn: ({ pageParam }) => duetApi.history(tool.slug, pageParam, view),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -53,7 +57,7 @@ function HistoryScreen({ tool }: { tool: ToolDefinition }) {
       old ? { ...old, pages: old.pages.map((p, i) => (i === 0 ? { ...p, winRates: rates } : p)) } : old,
     );
     // Nothing listed yet: just load the new result; otherwise offer it without moving the list.
-    if (cachedHistoryList(queryClient, tool.slug).length > 0) setHasNew(true);
+    if (cachedHistoryList(queryClient, tool.slug, view).length > 0) setHasNew(true);
     else void queryClient.invalidateQueries({ queryKey });
   });
 
@@ -122,7 +126,27 @@ function HistoryScreen({ tool }: { tool: ToolDefinition }) {
       </section>
       )}
 
+      <nav className="history__views" aria-label={t('history.viewsLabel')} data-testid="history-views">
+        {HISTORY_VIEWS.map((v) => (
+          <Link
+            key={v}
+            className={`history__view${v === view ? ' history__view--on' : ''}`}
+            to={{ search: v === 'main' ? '' : `?view=${v}` }}
+            aria-current={v === view ? 'page' : undefined}
+            replace
+            data-testid={`history-view-${v}`}
+          >
+            {t(v === 'main' ? 'history.viewMain' : 'history.viewChosen')}
+          </Link>
+        ))}
+      </nav>
+
       <section className="history__list-section" aria-labelledby="list-heading" aria-busy={isPending || isFetchingNextPage}>
+        {view === 'chosen' && (
+          <p className="history__view-note" data-testid="chosen-note">
+            {t('history.chosenNote')}
+          </p>
+        )}
         <div className="history__list-head">
           <h2 id="list-heading" className="history__h2">
             {t('history.listHeading')}
@@ -162,8 +186,8 @@ function HistoryScreen({ tool }: { tool: ToolDefinition }) {
               <span className="history__empty-a">A</span>
               <span className="history__empty-b">B</span>
             </div>
-            <h3>{t('history.emptyTitle')}</h3>
-            <p>{t('history.emptyBody')}</p>
+            <h3>{t(view === 'chosen' ? 'history.emptyChosenTitle' : 'history.emptyTitle')}</h3>
+            <p>{t(view === 'chosen' ? 'history.emptyChosenBody' : 'history.emptyBody')}</p>
             <Link className="btn btn--primary" to={tool.route}>
               {t('history.emptyCta')}
             </Link>

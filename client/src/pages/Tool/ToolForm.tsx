@@ -16,6 +16,9 @@ import { formatBytes } from './format-bytes.ts';
 import { describedBy, fieldErrorId } from './form-ids.ts';
 import { ImageField } from './ImageField.tsx';
 import { KeywordsField } from './KeywordsField.tsx';
+import { ModelChoice } from './ModelChoice.tsx';
+import type { ModelOption, ModelPicks } from './model-choice.ts';
+import { chosenPair, NO_PICKS, pickModel } from './model-choice.ts';
 import { Need } from './Need.tsx';
 import { textFieldKeys, textKindOf } from './text-field.ts';
 import { CATEGORIES } from './tool-draft.ts';
@@ -35,11 +38,13 @@ interface ToolFormProps {
   serverError: string | null;
   /** The failed request is one an account would let through: a sign-up button goes with the message. */
   offerSignUp?: boolean;
+  /** The models the visitor may choose instead of a blind draw; fewer than two hides the choice. */
+  models?: readonly ModelOption[];
   onSubmit: (req: CreateBattleRequest, image: File | null) => void;
 }
 
 /** The tool's own question form: only the fields the tool has, every limit checked before sending. */
-export function ToolForm({ tool, busy, submitting, inLine, serverError, offerSignUp, onSubmit }: ToolFormProps) {
+export function ToolForm({ tool, busy, submitting, inLine, serverError, offerSignUp, models = [], onSubmit }: ToolFormProps) {
   const { t, i18n } = useTranslation('battle');
   const id = useId();
   const f = tool.fields;
@@ -47,13 +52,18 @@ export function ToolForm({ tool, busy, submitting, inLine, serverError, offerSig
   const image = usePickedImage();
   const [tried, setTried] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const [choosing, setChoosing] = useState(false);
+  const [picks, setPicks] = useState<ModelPicks>(NO_PICKS);
+  const pair = chosenPair(models, picks);
 
   const nf = new Intl.NumberFormat(i18n.language);
   const max = LIMITS.textMaxChars;
   const textKeys = textFieldKeys(tool);
   const textLength = draft.text.length;
   const textOver = textLength > max;
-  const req = requestFromDraft(tool, draft, currentLanguage());
+  const drafted = requestFromDraft(tool, draft, currentLanguage());
+  // A blind battle's request is the draft's alone: `models` only when the visitor named two.
+  const req: CreateBattleRequest = choosing && pair ? { ...drafted, models: pair } : drafted;
   const missing = missingFields(tool, req, !!image.file);
 
   // Missing fields are shown once the visitor tries to send; limits as soon as they are broken.
@@ -282,6 +292,18 @@ export function ToolForm({ tool, busy, submitting, inLine, serverError, offerSig
       </div>
 
       {tool.image === 'optional' && imageField}
+
+      {pair && (
+        <ModelChoice
+          formId={id}
+          models={models}
+          pair={pair}
+          choosing={choosing}
+          busy={busy}
+          onMode={setChoosing}
+          onPick={(side, model) => setPicks(pickModel(pair, side, model))}
+        />
+      )}
 
       {serverError && (
         <p className="ask__error" role="alert" data-testid="form-error">

@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { askWithChallenge, challengeSolver } from '../../api/challenge.ts';
 import { duetApi } from '../../api/duet-api.ts';
-import { useMeta } from '../../api/use-meta.ts';
-import { historyQueryKey } from '../../api/history-query.ts';
+import { metaQuery, useMeta } from '../../api/use-meta.ts';
+import { historyToolKey } from '../../api/history-query.ts';
 import { forgetBattle, recallBattle, rememberBattle, useLiveBattle } from '../../api/use-live-battle.ts';
 import { preloadMarkdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { useDuetStore } from '../../state/store.ts';
@@ -17,8 +17,9 @@ import { toast } from '../../state/toasts.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
 import { AnswerPane } from './AnswerPane.tsx';
-import { apiErrorMessage, queuePlaceMessage, signUpWouldHelp } from './messages.ts';
+import { apiErrorMessage, chosenModelsRefused, queuePlaceMessage, signUpWouldHelp } from './messages.ts';
 import { usePacedText } from './paced-text.ts';
+import { choosableModels } from './model-choice.ts';
 import { ToolForm } from './ToolForm.tsx';
 import { VoteBar } from './VoteBar.tsx';
 import { VoteResult } from './VoteResult.tsx';
@@ -100,6 +101,10 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
       setPromptResult({ battle: res });
       requestAnimationFrame(() => answersRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
     },
+    // The roster changed since the page loaded: the choice offers the models of now.
+    onError: (err) => {
+      if (chosenModelsRefused(err)) void queryClient.invalidateQueries({ queryKey: metaQuery.queryKey });
+    },
   });
 
   const castVote = useMutation({
@@ -108,7 +113,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
     onSuccess: (res, { battle }) => {
       forgetBattle(tool.slug);
       setPromptResult({ battle, vote: res });
-      void queryClient.invalidateQueries({ queryKey: historyQueryKey(tool.slug) });
+      void queryClient.invalidateQueries({ queryKey: historyToolKey(tool.slug) });
     },
   });
 
@@ -178,8 +183,9 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
           busy={create.isPending || running}
           submitting={create.isPending}
           inLine={inLine !== null}
-          serverError={create.isError ? apiErrorMessage(t, create.error) : null}
+          serverError={create.isError ? apiErrorMessage(t, create.error, undefined, !!create.variables?.req.models) : null}
           offerSignUp={create.isError && signUpWouldHelp(create.error)}
+          models={choosableModels(meta)}
           onSubmit={(req, image) => {
             castVote.reset();
             cancel.reset();

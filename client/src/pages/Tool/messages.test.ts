@@ -47,6 +47,17 @@ describe('messages about failures', () => {
     expect(apiErrorMessage(t, new ApiError(502, 'http_error', 'Bad Gateway'))).toBe('errors.generic');
     expect(apiErrorMessage(t, new Error('boom'))).toBe('errors.generic');
   });
+
+  it('says a chosen model was refused only for a battle that chose its models', () => {
+    const refused = new ApiError(400, 'validation_failed', 'Invalid', [{ path: 'models.1', message: 'not offered' }]);
+    const unavailable = new ApiError(503, 'models_unavailable', 'Not answering');
+    const otherField = new ApiError(400, 'validation_failed', 'Invalid', [{ path: 'text', message: 'too long' }]);
+    expect(apiErrorMessage(t, refused, undefined, true)).toBe('errors.chosenModelsRefused');
+    expect(apiErrorMessage(t, unavailable, undefined, true)).toBe('errors.chosenModelsRefused');
+    expect(apiErrorMessage(t, otherField, undefined, true)).toBe('errors.validation_failed');
+    expect(apiErrorMessage(t, unavailable)).toBe('errors.models_unavailable');
+    expect(apiErrorMessage(t, refused)).toBe('errors.validation_failed');
+  });
 });
 
 describe('side labels', () => {

@@ -67,9 +67,18 @@ export const SIDE_ERROR_MESSAGES: Record<SideErrorCode, `sideErrors.${string}`> 
 const messageOf = <K extends string>(messages: Record<string, K>, code: string, fallback: K): K =>
   Object.hasOwn(messages, code) ? messages[code]! : fallback;
 
-/** A failed API call, in the visitor's language (by its code; unknown codes get the generic text). */
-export function apiErrorMessage(t: TFunction<'battle'>, err: unknown, now: Date = new Date()): string {
+/** A battle with chosen models was refused for them: one is no longer offered, or not answering. */
+export const chosenModelsRefused = (err: unknown): boolean =>
+  err instanceof ApiError &&
+  (err.code === 'models_unavailable' || (err.code === 'validation_failed' && err.issues.some((i) => i.path === 'models' || i.path.startsWith('models.'))));
+
+/**
+ * A failed API call, in the visitor's language (by its code; unknown codes get the generic text).
+ * `chosen`: the request named its two models.
+ */
+export function apiErrorMessage(t: TFunction<'battle'>, err: unknown, now: Date = new Date(), chosen = false): string {
   const code = err instanceof ApiError ? err.code : 'generic';
+  if (chosen && chosenModelsRefused(err)) return t('errors.chosenModelsRefused');
   if (err instanceof ApiError && code === 'budget_exhausted' && err.retryAfterSeconds !== null) return comeBackMessage(t, err.retryAfterSeconds, now);
   if (err instanceof ApiError && code === 'quota_exceeded' && err.quota) {
     const { limit, signedInLimit } = err.quota;
