@@ -1,7 +1,7 @@
 // deploy/prometheus/alerts.yml is read as Prometheus reads it: every expression is parsed with
 // Prometheus's own PromQL grammar, and every metric and label it selects is held against what a
 // gateway process and a worker process really export once they have run a battle, counted a
-// vote, retried a model and failed a job. docs/operations.md must explain each alert.
+// vote, retried a model and failed a job. docs/alerts.md must explain each alert.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,13 +38,14 @@ const ZRuleSchema = z
     expr: z.string().min(1),
     for: z.string().regex(/^\d+[smh]$/),
     labels: z.object({ severity: z.enum(['critical', 'warning', 'info']) }).strict(),
-    annotations: z.object({ summary: z.string().min(10), description: z.string().regex(/docs\/operations\.md#[a-z]+/) }).strict(),
+    annotations: z.object({ summary: z.string().min(10), description: z.string().regex(/docs\/alerts\.md#[a-z]+/) }).strict(),
   })
   .strict();
 const ZRuleFileSchema = z.object({ groups: z.array(z.object({ name: z.string().min(1), rules: z.array(ZRuleSchema).min(1) }).strict()).min(1) }).strict();
 
 const rules = ZRuleFileSchema.parse(parse(read('deploy/prometheus/alerts.yml'))).groups.flatMap((g) => g.rules);
 const operations = read('docs/operations.md');
+const alerts = read('docs/alerts.md');
 
 /** Labels Prometheus adds to every scraped series (never exported by the processes). */
 const TARGET_LABELS = new Set(['job', 'instance']);
@@ -92,13 +93,13 @@ describe('deploy/prometheus/alerts.yml', () => {
     expect(() => selectorsOf('sum(rate(duet_votes_total[5m]) >')).toThrow(/syntax error/);
   });
 
-  it('explains every alert in docs/operations.md, and no alert the file does not hold', () => {
-    const documented = [...operations.matchAll(/^### `(Duet\w+)`/gm)].map((m) => m[1]);
+  it('explains every alert in docs/alerts.md, and no alert the file does not hold', () => {
+    const documented = [...alerts.matchAll(/^## `(Duet\w+)`/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual(rules.map((r) => r.alert).sort());
     for (const rule of rules) {
-      const anchor = /docs\/operations\.md#([a-z]+)/.exec(rule.annotations.description)![1];
+      const anchor = /docs\/alerts\.md#([a-z]+)/.exec(rule.annotations.description)![1];
       expect(anchor, rule.alert).toBe(rule.alert.toLowerCase());
-      const section = operations.split(`### \`${rule.alert}\``)[1]!.split(/^#{2,3} /m)[0]!;
+      const section = alerts.split(`## \`${rule.alert}\``)[1]!.split(/^#{1,3} /m)[0]!;
       // The doc shows the very expression and threshold the file holds.
       expect(section.replace(/\s+/g, ' '), rule.alert).toContain(rule.expr.replace(/\s+/g, ' '));
     }
