@@ -8,6 +8,7 @@ import { ApiError } from '../../api/http.ts';
 import { useMeta } from '../../api/use-meta.ts';
 import { authErrorMessage } from '../../auth/messages.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { FormAlert, FormCard } from './FormCard.tsx';
 
 /** The console's sign-in: an operator's account (the `admin` claim) or ADMIN_TOKEN. */
 export function AdminSignIn() {
@@ -58,42 +59,32 @@ function AccountForm() {
   };
 
   return (
-    <section className="adm-card adm-signin__way" aria-labelledby="adm-account-title">
-      <h2 id="adm-account-title" className="adm-h2">
-        {t('signIn.account.title')}
-      </h2>
-      <p className="adm-muted">{t('signIn.account.lead')}</p>
-      <form className="adm-form" onSubmit={submit} data-testid="admin-account-form">
-        <label className="adm-field">
-          <span className="adm-field__label">{t('signIn.account.email')}</span>
-          <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} data-testid="admin-email" />
-        </label>
-        <label className="adm-field">
-          <span className="adm-field__label">{t('signIn.account.password')}</span>
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            data-testid="admin-password"
-          />
-        </label>
-        {error && (
-          <p className="adm-alert adm-alert--error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="adm-actions">
+    <FormCard
+      titleId="adm-account-title"
+      title={t('signIn.account.title')}
+      lead={t('signIn.account.lead')}
+      className="adm-signin__way"
+      leadClassName="adm-muted"
+      testId="admin-account-form"
+      onSubmit={submit}
+      actions={
+        <>
           <button type="submit" className="btn btn--primary" disabled={busy} data-testid="admin-account-submit">
             {t('signIn.account.submit')}
           </button>
           <button type="button" className="btn" disabled={busy} onClick={() => void run({ kind: 'google' })}>
             {t('signIn.account.google')}
           </button>
-        </div>
-      </form>
-    </section>
+        </>
+      }
+    >
+      <label className="adm-field">
+        <span className="adm-field__label">{t('signIn.account.email')}</span>
+        <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} data-testid="admin-email" />
+      </label>
+      <SecretField label={t('signIn.account.password')} autoComplete="current-password" value={password} onChange={setPassword} testId="admin-password" />
+      <FormAlert text={error} />
+    </FormCard>
   );
 }
 
@@ -118,35 +109,40 @@ function TokenForm() {
   };
 
   return (
-    <section className="adm-card adm-signin__way" aria-labelledby="adm-token-title">
-      <h2 id="adm-token-title" className="adm-h2">
-        {t('signIn.token.title')}
-      </h2>
-      <p className="adm-muted">{t('signIn.token.lead')}</p>
-      <form className="adm-form" onSubmit={(e) => void submit(e)} data-testid="admin-token-form">
-        <label className="adm-field">
-          <span className="adm-field__label">{t('signIn.token.label')}</span>
-          <input
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            required
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-            data-testid="admin-token"
-          />
-        </label>
-        {error && (
-          <p className="adm-alert adm-alert--error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="adm-actions">
-          <button type="submit" className="btn btn--primary" disabled={busy} data-testid="admin-token-submit">
-            {t('signIn.token.submit')}
-          </button>
-        </div>
-      </form>
-    </section>
+    <FormCard
+      titleId="adm-token-title"
+      title={t('signIn.token.title')}
+      lead={t('signIn.token.lead')}
+      className="adm-signin__way"
+      leadClassName="adm-muted"
+      testId="admin-token-form"
+      onSubmit={(e) => void submit(e)}
+      actions={
+        <button type="submit" className="btn btn--primary" disabled={busy} data-testid="admin-token-submit">
+          {t('signIn.token.submit')}
+        </button>
+      }
+    >
+      <SecretField label={t('signIn.token.label')} autoComplete="off" spellCheck={false} value={token} onChange={setToken} testId="admin-token" />
+      <FormAlert text={error} />
+    </FormCard>
+  );
+}
+
+/** A required secret (a password, a token), typed where no one looking on can read it. */
+function SecretField(props: { label: string; autoComplete: string; spellCheck?: boolean; value: string; onChange: (value: string) => void; testId: string }) {
+  return (
+    <label className="adm-field">
+      <span className="adm-field__label">{props.label}</span>
+      <input
+        type="password"
+        autoComplete={props.autoComplete}
+        spellCheck={props.spellCheck}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.testId}
+      />
+    </label>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminKeys, adminWrites } from '../../../api/admin-queries.ts';
+import { FormCard } from '../FormCard.tsx';
 import { parseAmount } from '../format.ts';
 import { DoneNotice, ErrorNotice } from '../Notice.tsx';
 
@@ -60,48 +61,50 @@ export function BudgetsForm({ budgets, models }: { budgets: Budgets; models: Ros
 
   const dirty = rows.some((r) => text[r.id] !== current[r.id]);
   return (
-    <section className="adm-card adm-panel" aria-labelledby="adm-budgets-change">
-      <h2 id="adm-budgets-change" className="adm-h2">
-        {t('budgets.change')}
-      </h2>
-      <p className="adm-muted adm-small">{t('budgets.lead')}</p>
-      <form className="adm-form" onSubmit={save} data-testid="admin-budgets-form">
-        <ul className="adm-rows">
-          {rows.map((r) => (
-            <li key={r.id} className="adm-row" data-budget={r.id}>
-              <label className="adm-field adm-field--inline">
-                <span className="adm-field__label">{t('budgets.usdPerDay', { label: r.label })}</span>
-                <input
-                  type="number"
-                  min={0}
-                  step="any"
-                  inputMode="decimal"
-                  value={text[r.id] ?? ''}
-                  onChange={(e) => setText((s) => ({ ...s, [r.id]: e.target.value }))}
-                  aria-invalid={invalid.some((i) => i.id === r.id) || undefined}
-                  disabled={busy}
-                />
-              </label>
-              <button
-                type="button"
-                className="btn btn--sm"
+    <FormCard
+      titleId="adm-budgets-change"
+      title={t('budgets.change')}
+      lead={t('budgets.lead')}
+      className="adm-panel"
+      leadClassName="adm-muted adm-small"
+      testId="admin-budgets-form"
+      onSubmit={save}
+      actions={
+        <button type="submit" className="btn btn--primary" disabled={busy || !dirty || invalid.length > 0} data-testid="admin-budgets-save">
+          {t('budgets.save')}
+        </button>
+      }
+    >
+      <ul className="adm-rows">
+        {rows.map((r) => (
+          <li key={r.id} className="adm-row" data-budget={r.id}>
+            <label className="adm-field adm-field--inline">
+              <span className="adm-field__label">{t('budgets.usdPerDay', { label: r.label })}</span>
+              <input
+                type="number"
+                min={0}
+                step="any"
+                inputMode="decimal"
+                value={text[r.id] ?? ''}
+                onChange={(e) => setText((s) => ({ ...s, [r.id]: e.target.value }))}
+                aria-invalid={invalid.some((i) => i.id === r.id) || undefined}
                 disabled={busy}
-                onClick={() => void send(changeOf({ [r.id]: null }), t('budgets.backToSettingDone', { label: r.label }))}
-                data-testid="admin-budget-reset"
-              >
-                {t('budgets.backToSetting')}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <ErrorNotice error={error} />
-        <DoneNotice text={done} testId="admin-budgets-done" />
-        <div className="adm-actions">
-          <button type="submit" className="btn btn--primary" disabled={busy || !dirty || invalid.length > 0} data-testid="admin-budgets-save">
-            {t('budgets.save')}
-          </button>
-        </div>
-      </form>
-    </section>
+              />
+            </label>
+            <button
+              type="button"
+              className="btn btn--sm"
+              disabled={busy}
+              onClick={() => void send(changeOf({ [r.id]: null }), t('budgets.backToSettingDone', { label: r.label }))}
+              data-testid="admin-budget-reset"
+            >
+              {t('budgets.backToSetting')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ErrorNotice error={error} />
+      <DoneNotice text={done} testId="admin-budgets-done" />
+    </FormCard>
   );
 }
