@@ -27,6 +27,8 @@ ENV NODE_ENV=production
 # them: two arenas keep a gateway's memory from creeping up with every upload (sharp's advice).
 ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
+# The letters of the shared battles' preview images (SHARE_FONT_FILES): Korean and Latin.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-nanum && rm -rf /var/lib/apt/lists/*
 # npm ci needs every workspace's package.json; the client's installs nothing without dev ones.
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/

@@ -8,6 +8,7 @@
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import pLimit from 'p-limit';
+import { openLoop } from './open-loop.ts';
 
 const url = process.env.GATEWAY_URL!;
 const rate = Number(process.env.RATE);
@@ -36,16 +37,5 @@ const post = async (i: number) => {
   statuses[res.status] = (statuses[res.status] ?? 0) + 1;
 };
 
-const interval = 1_000 / rate;
-const start = performance.now();
-const posts: Array<Promise<void>> = [];
-let lateMs = 0;
-for (let i = 0; i < total; i++) {
-  const due = start + i * interval;
-  const wait = due - performance.now();
-  if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-  lateMs = Math.max(0, performance.now() - due);
-  posts.push(post(i));
-}
-await Promise.all(posts);
+const { lateMs } = await openLoop(total, rate, post);
 console.log(JSON.stringify({ postMs, statuses, lateMs }));

@@ -13,6 +13,7 @@ const ToolPage = lazy(() => import('./pages/Tool/ToolPage.tsx'));
 const HistoryPage = lazy(() => import('./pages/History/HistoryPage.tsx'));
 const LeaderboardPage = lazy(() => import('./pages/Leaderboard/LeaderboardPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound/NotFoundPage.tsx'));
+const SharePage = lazy(() => import('./pages/Share/SharePage.tsx'));
 // The operators' console: its code (and its strings) load only on /admin.
 const AdminConsole = lazy(() => import('./pages/Admin/AdminConsole.tsx'));
 
@@ -50,6 +51,7 @@ function Pages() {
           <Route path="/main" element={<IntroPage />} />
           <Route path="/history/:contentTitle" element={<ToolRoute history />} />
           <Route path="/leaderboard" element={<LeaderboardPage />} />
+          <Route path="/b/:id" element={<SharePage />} />
           <Route path="/admin/*" element={<AdminConsole />} />
           <Route path="/:contentTitle" element={<ToolRoute />} />
           <Route path="*" element={<NotFoundPage />} />

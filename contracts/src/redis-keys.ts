@@ -27,6 +27,11 @@ export const redisKeys = (prefix: string) => ({
    * (a vote, a moderation decision, a takedown). Gateways cache rendered pages under it.
    */
   historyVersion: (tool: string) => `${prefix}:history:${tool}:version`,
+  /**
+   * A shared battle's preview image (PNG) in one language, kept once rendered. Served only after the
+   * battle is checked to be still public, so a takedown needs no clean-up here.
+   */
+  sharePreview: (battleId: string, lang: string) => `${prefix}:share:{${battleId}}:preview:${lang}`,
   /** Pub/sub channel carrying battle ids to cancel. */
   cancelChannel: `${prefix}:battle-cancel`,
   /**

@@ -60,6 +60,8 @@ import { createLeaderboardService, refitAfterCountedVotes } from './modules/lead
 import { nextRefitFrom } from './modules/leaderboard/next-refit.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import { announceWinRates } from './modules/stats/win-rates-announcer.ts';
+import { shareApiRoutes, sharePageRoutes } from './modules/share/share.routes.ts';
+import { createShareService } from './modules/share/share.service.ts';
 import { toolsRoutes } from './modules/tools/tools.routes.ts';
 import { createFirebaseAuth } from './modules/users/firebase-auth.ts';
 import { createSessionTokens } from './modules/users/session.ts';
@@ -229,7 +231,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   const historyCache = createHistoryCache({ redis, keys, maxBytes: config.historyCacheBytes, etagOf: (json) => etagOf(json, 'utf8'), logger });
   const historyChanged = historyChanges({ redis, keys, cache: historyCache, logger });
   raiseOnVotes(events, historyChanged);
-  app.use('/api', historyRoutes(createHistoryService({ db, stats, cache: historyCache, mode: config.mode })));
+  const history = createHistoryService({ db, stats, cache: historyCache, mode: config.mode });
+  app.use('/api', historyRoutes(history));
   const jsonBody = express.json({ limit: '64kb' });
   const session = optionalSession(users.authenticate);
   app.use('/api', voteRoutes(battles, limit('votes', config.rateLimits.votesPerMinute), jsonBody, session));
@@ -267,7 +270,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
       device,
     ),
   );
-  api.use(leaderboardRoutes(leaderboard));
+  const shell = () => client?.html() ?? null;
+  const share = createShareService({ findShared: history.shared, redis, previewKey: keys.sharePreview, shell, fontFiles: config.shareFontFiles, logger });
+  api.use(shareApiRoutes(share));
+  api.use(leaderboardRoutes(leaderboard, session));
   api.use(
     exportRoutes(createExportService({ db }), {
       logger,
@@ -293,6 +299,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
   api.use(userRoutes(users, { accounts: config.accounts, limit: limit('accounts', config.rateLimits.accountsPerMinute) }));
   api.use(notFoundHandler);
   app.use('/api', api);
+  app.use(sharePageRoutes(share, { publicUrl: config.publicUrl, shell }));
   if (client) app.use(client.shell);
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

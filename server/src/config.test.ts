@@ -114,6 +114,16 @@ describe('proxy settings', () => {
   });
 });
 
+describe('shared battles', () => {
+  it('takes the public origin without a path or a trailing slash, and the preview fonts as a list', () => {
+    expect(loadGatewayConfig({}).publicUrl).toBeNull();
+    expect(loadGatewayConfig({ PUBLIC_URL: 'https://duet.example.com/' }).publicUrl).toBe('https://duet.example.com');
+    expect(() => loadGatewayConfig({ PUBLIC_URL: 'https://duet.example.com/b' })).toThrow(/PUBLIC_URL: an http or https origin, with no path/);
+    expect(() => loadGatewayConfig({ PUBLIC_URL: 'duet.example.com' })).toThrow(/PUBLIC_URL: an absolute address/);
+    expect(loadGatewayConfig({ SHARE_FONT_FILES: '/a.ttf, /b.ttc,' }).shareFontFiles).toEqual(['/a.ttf', '/b.ttc']);
+  });
+});
+
 describe('Redis settings', () => {
   it('runs on one Redis unless cluster nodes are named', () => {
     expect(loadGatewayConfig({}).redisClusterNodes).toEqual([]);

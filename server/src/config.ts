@@ -114,6 +114,26 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
   BOT_CHALLENGE_HOT_FACTOR: z.coerce.number().int().min(1).max(1_000).default(4),
   /** Votes per voter (account, else hashed IP) per UTC day that count; more are kept, marked. 0: no cap. */
   VOTE_DAILY_CAP: z.coerce.number().int().min(0).default(0),
+  /**
+   * The site's public address (`https://duet.example.com`), for the absolute links in a shared
+   * battle's link preview. Unset: the address each request came to (behind a proxy, set it).
+   */
+  PUBLIC_URL: optional.pipe(
+    z
+      .string()
+      .url('an absolute address, e.g. https://duet.example.com')
+      .refine((v) => /^https?:\/\/[^/]+$/i.test(v.replace(/\/$/, '')), 'an http or https origin, with no path')
+      .transform((v) => v.replace(/\/$/, ''))
+      .optional(),
+  ),
+  /**
+   * Font files (comma separated) the shared battles' preview images are set in, family NanumGothic
+   * (Debian's `fonts-nanum`): Korean and Latin letters in two small TrueType files, quick to load.
+   */
+  SHARE_FONT_FILES: z
+    .string()
+    .default('/usr/share/fonts/truetype/nanum/NanumGothic.ttf,/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   /** Folder of the built client to serve; empty to serve the API only. */
   CLIENT_DIST: z.string().default('client/dist'),
   /** Run migrations at start-up. */
@@ -157,6 +177,10 @@ export interface GatewayConfig {
   logLevel: GatewayEnv['LOG_LEVEL'];
   mode: BattleMode;
   corsOrigins: string[];
+  /** PUBLIC_URL without a trailing slash; null: each request's own address. */
+  publicUrl: string | null;
+  /** SHARE_FONT_FILES. */
+  shareFontFiles: string[];
   /** Proxies whose X-Forwarded-For is believed (Express's `trust proxy`); empty: none. */
   trustProxy: string[];
   rateLimits: {
@@ -233,6 +257,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     mode: e.BATTLE_MODE,
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL ?? null,
+    shareFontFiles: e.SHARE_FONT_FILES,
     rateLimits: {
       battlesPerMinute: e.RATE_LIMIT_BATTLES_PER_MINUTE,
       votesPerMinute: e.RATE_LIMIT_VOTES_PER_MINUTE,

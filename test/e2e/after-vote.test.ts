@@ -12,8 +12,11 @@ interface AskedBattle {
   labels: { a: string; b: string };
 }
 
-/** Why a visitor voted as they did: chips after the vote, sent once, counted on the leaderboard. */
-describe('the reasons of a vote in the browser', () => {
+/**
+ * After the vote: why the visitor voted as they did (chips, sent once, counted on the leaderboard),
+ * and the duel's own page to share (its link, the phone's share sheet, the page and its preview).
+ */
+describe('after the vote in the browser', () => {
   let duet: TestDuet;
   let browser: Browser;
 
@@ -31,7 +34,7 @@ describe('the reasons of a vote in the browser', () => {
   const storedReasons = async (battleId: string) =>
     (await duet.db.pool.query<{ reasons: string[] }>('SELECT reasons FROM votes WHERE battle_id = $1', [battleId])).rows[0]?.reasons;
 
-  /** Asks `question` on `slug`'s page (each test its own tool, so its battle and its board are its own), waits for both answers, and votes. */
+  /** Asks `question` on `slug`'s page (each test its own tool, so its board is its own), waits for both answers, and votes. */
   async function askAndVote(page: Page, slug: string, question: string, winner: Winner): Promise<AskedBattle> {
     await page.goto(findTool(slug)!.route);
     await page.getByRole('textbox', { name: /^(Your question|질문)$/ }).fill(question);
@@ -41,8 +44,8 @@ describe('the reasons of a vote in the browser', () => {
     await page.getByTestId(`vote-${winner}`).click({ timeout: 40_000 });
     await page.getByTestId('vote-reasons').waitFor();
     const { rows } = await duet.db.pool.query<{ id: string; model_a: string; model_b: string; label_a: string; label_b: string }>(
-      'SELECT id, model_a, model_b, label_a, label_b FROM battles WHERE tool = $1',
-      [slug],
+      'SELECT id, model_a, model_b, label_a, label_b FROM battles WHERE tool = $1 AND text = $2',
+      [slug, question],
     );
     expect(rows).toHaveLength(1);
     const b = rows[0]!;
@@ -247,5 +250,80 @@ describe('the reasons of a vote in the browser', () => {
     await page.getByTestId('vote-result').screenshot({ path: '/tmp/reasons-too-late-phone-en.png' });
     expect(await wcagViolations(page)).toEqual([]);
     await context.close();
+  }, 150_000);
+
+  /** The `content` of each `<meta property|name>` tag, the title and the page's language, as a crawler reads the HTML. */
+  const tagsOf = (html: string) => {
+    const tags: Record<string, string> = {};
+    for (const m of html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)"/g)) tags[m[1]!] = m[2]!;
+    return { ...tags, title: /<title>([^<]*)<\/title>/.exec(html)?.[1], lang: /<html lang="([^"]+)"/.exec(html)?.[1] };
+  };
+
+  it('shares a voted duel: its link copied or handed to the share sheet, its page in both languages, its tags and preview as a crawler fetches them', async () => {
+    const { context, page } = await open('en-US', DESKTOP);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: duet.url });
+    // This Chromium has no share sheet: a stand-in records what the page would hand to it.
+    await page.addInitScript(() => {
+      const shared: unknown[] = [];
+      Object.assign(window, { sharedWith: shared });
+      Object.defineProperty(navigator, 'share', { value: (data: unknown) => (shared.push(data), Promise.resolve()), configurable: true });
+    });
+    const battle = await askAndVote(page, 'excel-solving', 'How do I sum a column in a spreadsheet?', 'b');
+    const url = `${duet.url}/b/${battle.id}`;
+    const share = page.getByTestId('share-duel');
+    expect(await share.getByRole('textbox', { name: 'Link to this duel' }).inputValue()).toBe(url);
+    await share.getByRole('button', { name: 'Copy link' }).click();
+    await expect.poll(() => page.getByTestId('share-duel-status').textContent()).toBe('Link copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    await share.getByRole('button', { name: 'Share…' }).click();
+    expect(await page.evaluate(() => (window as unknown as { sharedWith: unknown[] }).sharedWith)).toEqual([
+      { title: `${battle.labels.a} vs ${battle.labels.b} on Duet`, text: 'Which answer would you pick?', url },
+    ]);
+    await page.getByTestId('vote-result').screenshot({ path: '/tmp/share-duel-desktop-en.png' });
+    expect(await wcagViolations(page)).toEqual([]);
+
+    // A link preview runs no JavaScript: the tags are in the HTML the gateway sends, on the built shell.
+    const html = await (await fetch(url, { headers: { 'accept-language': 'ko-KR,ko;q=0.9' } })).text();
+    const tags = tagsOf(html);
+    expect(tags).toMatchObject({
+      lang: 'ko',
+      title: `${battle.labels.a} vs ${battle.labels.b} · Duet`,
+      'og:url': url,
+      'og:image': `${url}/preview.png?lang=ko`,
+      'twitter:card': 'summary_large_image',
+    });
+    expect(tags['og:description']).toContain('How do I sum a column in a spreadsheet?');
+    expect(tags['og:description']).toContain(`방문자는 ${battle.labels.b}의 답을 골랐어요.`);
+    expect(html).toMatch(/<script type="module"[^>]+src="\/assets\//);
+    const image = await fetch(tags['og:image']!);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await image.arrayBuffer());
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+
+    // The page itself, for anyone with the link.
+    await page.goto(`/b/${battle.id}`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect.poll(() => heading.textContent()).toBe(`${battle.labels.a} vs ${battle.labels.b}`);
+    expect(await page.getByTestId('history-winner').textContent()).toContain(battle.labels.b);
+    expect(await page.locator('.hentry__text').textContent()).toBe('How do I sum a column in a spreadsheet?');
+    await page.getByTestId('history-toggle-b').click();
+    expect((await page.getByTestId('history-answer-b').textContent())?.length).toBeGreaterThan(0);
+    expect(await page.getByTestId('shared-ask').getAttribute('href')).toBe(findTool('excel-solving')!.route);
+    expect(await page.title()).toBe(`${battle.labels.a} vs ${battle.labels.b} | Duet`);
+    await page.screenshot({ path: '/tmp/share-page-desktop-en.png', fullPage: true });
+    expect(await wcagViolations(page)).toEqual([]);
+    await context.close();
+
+    const phone = await open('ko-KR', PHONE);
+    await phone.page.goto(`/b/${battle.id}`);
+    await expect.poll(() => phone.page.getByTestId('shared-ask').textContent()).toMatch(/에서 질문하기$/);
+    expect(await phone.page.getByText('공유된 대결').count()).toBe(1);
+    await phone.page.screenshot({ path: '/tmp/share-page-phone-ko.png', fullPage: true });
+    expect(await wcagViolations(phone.page)).toEqual([]);
+    // What is not public is the 404 page, for the app and for a crawler.
+    const missing = await phone.page.goto('/b/00000000-0000-4000-8000-000000000000');
+    expect(missing?.status()).toBe(404);
+    await phone.page.getByTestId('not-found').waitFor();
+    await phone.context.close();
   }, 150_000);
 });

@@ -1,6 +1,6 @@
 import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
-import type { HistoryView } from '@duet/contracts/schemas/history.schema';
+import type { HistoryView, SharedBattleResponse } from '@duet/contracts/schemas/history.schema';
 import { ZVoteReasonsResponseSchema } from '@duet/contracts/schemas/vote-reason.schema';
 import { createBattleBody } from './create-battle-body.ts';
 import { api, postJson } from './http.ts';
@@ -55,6 +55,9 @@ export const duetApi = {
 
   /** The board's daily snapshots, oldest first. */
   leaderboardHistory: (board: BoardQuery = {}) => api<LeaderboardHistory>('/api/leaderboard/history' + boardQuery(board)),
+
+  /** A voted battle's public page (`/b/:id`), as history shows it. */
+  sharedBattle: (id: string) => api<SharedBattleResponse>(`/api/battles/${encodeURIComponent(id)}/shared`),
 
   /** The specification's history call. */
   specList: (id: string) => api<SpecHistoryResponse>(`/api/v2/user/duet/list/${encodeURIComponent(id)}`),

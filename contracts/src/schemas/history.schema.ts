@@ -50,3 +50,7 @@ export const ZSpecHistoryResponseSchema = z.object({
   }),
 });
 export type SpecHistoryResponse = z.infer<typeof ZSpecHistoryResponseSchema>;
+
+/** `GET /api/battles/:id/shared`: a voted battle's public page, as history shows it. */
+export const ZSharedBattleResponseSchema = z.object({ battle: ZHistoryEntrySchema });
+export type SharedBattleResponse = z.infer<typeof ZSharedBattleResponseSchema>;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Router } from 'express';
@@ -30,10 +30,10 @@ function cacheHeaders(dist: string) {
  * each text file compressed beside it (`.br`, `.gz`): those are sent as they are to a browser that
  * accepts them, so serving a visitor costs no compression. `files` goes before the response
  * compression and the request log (a visit asks for some twenty files; the request metrics still
- * count them), `shell` after the API. Source maps give away the client's source: served only when
+ * count them), `shell` after the API; `html` is the shell's text. Source maps give away the client's source: served only when
  * `serveSourceMaps` says so.
  */
-export function clientApp(opts: { dist: string; serveSourceMaps: boolean }): { files: Router; shell: RequestHandler } | null {
+export function clientApp(opts: { dist: string; serveSourceMaps: boolean }): { files: Router; shell: RequestHandler; html: () => string } | null {
   const dist = path.resolve(opts.dist);
   if (!opts.dist || !existsSync(path.join(dist, 'index.html'))) return null;
   const serve: RequestHandler = expressStaticGzip(dist, {
@@ -58,5 +58,7 @@ export function clientApp(opts: { dist: string; serveSourceMaps: boolean }): { f
       next(err);
     });
   };
-  return { files, shell };
+  // Read once: pages built on the shell (a shared battle's) send it with their own head.
+  let html: string | undefined;
+  return { files, shell, html: () => (html ??= readFileSync(path.join(dist, 'index.html'), 'utf8')) };
 }

@@ -5,37 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { currentLanguage } from '../../i18n/index.ts';
 import { toast } from '../../state/toasts.ts';
+import { copyText } from '../copy-text.ts';
 import './ToolCard.css';
 
 /** How long the "copied" popover stays up. */
 const COPIED_MS = 1_500;
 
 type CardTool = Pick<ToolDefinition, 'slug' | 'route' | 'images' | 'titleKey' | 'descriptionKey'>;
-
-/**
- * Puts text on the clipboard; falls back to selecting the input and `execCommand('copy')`.
- * Focus goes back to `returnFocus` (the Copy button) after the fallback.
- */
-async function copyText(text: string, input: HTMLInputElement | null, returnFocus: HTMLElement | null): Promise<boolean> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    // Permission refused or not a secure context: try the old way below.
-  }
-  if (!input) return false;
-  try {
-    input.focus();
-    input.select();
-    return document.execCommand('copy');
-  } catch {
-    return false;
-  } finally {
-    returnFocus?.focus();
-  }
-}
 
 /** One activity on the home grid: image, title, description, and Start / History / Share. */
 export function ToolCard({ tool }: { tool: CardTool }) {

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { WinRates } from '../../components/WinRates/WinRates.tsx';
+import { ShareDuel } from './ShareDuel.tsx';
 import { VoteReasons } from './VoteReasons.tsx';
 
 interface VoteResultProps {
@@ -13,7 +14,7 @@ interface VoteResultProps {
   onAskAgain: () => void;
 }
 
-/** After the vote: what was picked, who was who, optionally why, this tool's win rates, and a way to ask again. */
+/** After the vote: what was picked, who was who, optionally why, a link to the duel, this tool's win rates, and a way to ask again. */
 export function VoteResult({ vote, voteToken, historyHref, onAskAgain }: VoteResultProps) {
   const { t } = useTranslation('battle');
   const heading = useRef<HTMLHeadingElement>(null);
@@ -46,6 +47,7 @@ export function VoteResult({ vote, voteToken, historyHref, onAskAgain }: VoteRes
         </div>
       </div>
       <VoteReasons battleId={vote.battleId} voteToken={voteToken} winner={vote.winner} given={vote.reasons} />
+      <ShareDuel battleId={vote.battleId} title={t('share.title', { a: vote.sides.a.label, b: vote.sides.b.label })} />
       <h3 id="result-winrates" className="vote-result__sub">
         {t('result.winRatesHeading')}
       </h3>

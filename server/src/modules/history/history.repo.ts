@@ -93,6 +93,22 @@ export async function listVotedBattles(
   };
 }
 
+/**
+ * One voted battle that moderation passed (`ok`), as its history entry, or null: never one still
+ * running, unvoted, pending, flagged or taken down.
+ */
+export async function findVotedBattle(db: Db, id: string): Promise<HistoryEntry | null> {
+  const { rows } = await db.query<RawEntry>({
+    name: 'history-voted-battle',
+    text: `SELECT ${ENTRY_COLUMNS}
+             FROM votes v JOIN battles b ON b.id = v.battle_id
+            WHERE v.battle_id = $1 AND b.moderation = 'ok'`,
+    values: [id],
+  });
+  const row = rows[0];
+  return row ? toEntry(row) : null;
+}
+
 function toEntry(r: RawEntry): HistoryEntry {
   const sides = sidesOf(r);
   const answer = (side: Side) => {

@@ -1,47 +1,37 @@
 import { findTool } from '@duet/contracts';
 import type { BattleMode, HistoryEntry, HistoryResponse, HistoryView, SpecHistoryResponse } from '@duet/contracts';
 import { maskPii, maskPiiDeep } from '@duet/contracts/pii';
+import { z } from 'zod';
 import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
+import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import { familyPercent } from '../stats/stats.service.ts';
 import type { HistoryCache, RenderedPage } from './history-cache.ts';
 import type { HistoryCursor, VotesListed } from './history.repo.ts';
-import { listVotedBattles } from './history.repo.ts';
+import { findVotedBattle, listVotedBattles } from './history.repo.ts';
 
 export type HistoryService = ReturnType<typeof createHistoryService>;
 
-const encodeCursor = (c: HistoryCursor): string => Buffer.from(JSON.stringify([c.votedAt, c.id])).toString('base64url');
-
 /**
- * A cursor exactly as `encodeCursor` wrote it: a battle id and a vote time as PostgreSQL prints a
- * `timestamptz` (`2025-11-20 10:11:12.345678+00`, offsets like `+05:30`), with real calendar values.
- * Anything else is refused here, before PostgreSQL sees it.
+ * A vote time as PostgreSQL prints a `timestamptz` (`2025-11-20 10:11:12.345678+00`, offsets like
+ * `+05:30`), with real calendar values. Wider than `isUtcMicros`: cursors given out while the
+ * query printed `created_at::text`, in the session's time zone, must keep working.
  */
-function decodeCursor(raw: string): HistoryCursor {
-  const refused = new AppError(400, 'validation_failed', 'cursor: not a cursor this API gave out');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw refused;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw refused;
-  const [votedAt, id] = parsed as unknown[];
-  if (typeof votedAt !== 'string' || typeof id !== 'string') throw refused;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) throw refused;
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?(?::(\d{2}))?$/.exec(votedAt);
-  if (!m) throw refused;
+function isVoteTime(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?(?::(\d{2}))?$/.exec(text);
+  if (!m) return false;
   const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0, offsetSeconds = 0] = m
     .slice(1)
     .map((part) => Number(part ?? 0));
-  const valid =
+  return (
     year >= 1 && month >= 1 && month <= 12 && day >= 1 && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day &&
-    hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 15 && offsetMinutes <= 59 && offsetSeconds <= 59;
-  // The same text must come out again: no extra JSON whitespace, no stray base64 characters.
-  if (!valid || encodeCursor({ votedAt, id }) !== raw) throw refused;
-  return { votedAt, id };
+    hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 15 && offsetMinutes <= 59 && offsetSeconds <= 59
+  );
 }
+
+/** A history cursor's key: the vote time (`isVoteTime`) and the battle id. */
+const ZHistoryKeySchema = z.tuple([z.string().refine(isVoteTime), z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)]);
 
 /** What the public sees of a battle: personal data masked in the question, its inputs and both answers. */
 const publicEntry = (e: HistoryEntry): HistoryEntry => ({
@@ -69,14 +59,15 @@ export function createHistoryService(deps: { db: Db; stats: StatsService; cache:
       listVotedBattles(deps.db, slug, limit, after, listed(view)),
       after ? Promise.resolve([]) : deps.stats.winRates(slug),
     ]);
-    return { list: page.entries.map(publicEntry), winRates, nextCursor: page.next ? encodeCursor(page.next) : null };
+    return { list: page.entries.map(publicEntry), winRates, nextCursor: page.next ? encodeCursor([page.next.votedAt, page.next.id]) : null };
   }
 
   /** One page of a tool's history (`HistoryResponse`), from the cache when it holds it. */
   function history(idOrRoute: string, limit: number, cursor?: string, view: HistoryView = 'main'): Promise<RenderedPage> {
     const { slug } = toolOr404(idOrRoute);
     // Refused (400) before the cache is asked: a bad request reads and writes nothing.
-    const after = cursor ? decodeCursor(cursor) : null;
+    const key = cursor ? decodeCursor(cursor, ZHistoryKeySchema) : null;
+    const after = key && { votedAt: key[0], id: key[1] };
     return deps.cache.page(slug, `history ${view} ${limit} ${cursor ?? ''}`, () => render(slug, limit, after, view));
   }
 
@@ -89,5 +80,11 @@ export function createHistoryService(deps: { db: Db; stats: StatsService; cache:
     });
   }
 
-  return { history, specList };
+  /** One voted battle as the public sees it (masked), or null when it is not public. */
+  async function shared(id: string): Promise<HistoryEntry | null> {
+    const entry = await findVotedBattle(deps.db, id);
+    return entry && publicEntry(entry);
+  }
+
+  return { history, specList, shared };
 }
