@@ -1,6 +1,9 @@
 import type { HistoryEntry as Entry, Side } from '@duet/contracts';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AnswerDiffText, DiffToggle } from '../../components/AnswerDiff/AnswerDiff.tsx';
+import type { AnswerDiff } from '../../components/AnswerDiff/answer-diff.ts';
+import { diffAnswers } from '../../components/AnswerDiff/answer-diff.ts';
 import { LazyMarkdown as Markdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { CATEGORY_LABELS, LANGUAGE_LABELS } from '../../i18n/input-labels.ts';
 
@@ -9,10 +12,17 @@ interface HistoryEntryProps {
   dateFormat: Intl.DateTimeFormat;
 }
 
-/** One past battle: when, what was asked, who won, and both answers (folded until opened). */
+/**
+ * One past battle: when, what was asked, who won, and both answers (folded until opened), which
+ * a toggle opens side by side in difference mode.
+ */
 export function HistoryEntry({ entry, dateFormat }: HistoryEntryProps) {
   const { t } = useTranslation('battle');
   const { question, sides, winner } = entry;
+  const [open, setOpen] = useState<Record<Side, boolean>>({ a: false, b: false });
+  const [diffOn, setDiffOn] = useState(false);
+  const diffable = sides.a.text !== '' && sides.b.text !== '';
+  const diff = useMemo(() => (diffOn ? diffAnswers(sides.a.text, sides.b.text) : null), [diffOn, sides.a.text, sides.b.text]);
   const inputs = question.inputs;
   const when = new Date(entry.votedAt || entry.createdAt);
   const verdict =
@@ -86,18 +96,48 @@ export function HistoryEntry({ entry, dateFormat }: HistoryEntryProps) {
         </div>
       </div>
 
-      <div className="hentry__answers">
+      {diffable && (
+        <div className="hentry__diff">
+          <DiffToggle
+            on={diffOn}
+            onChange={(on) => {
+              setDiffOn(on);
+              if (on) setOpen({ a: true, b: true });
+            }}
+            testId="history-diff-toggle"
+          />
+        </div>
+      )}
+
+      <div className={`hentry__answers${diff ? ' hentry__answers--diff' : ''}`}>
         {(['a', 'b'] as const).map((side) => (
-          <AnswerToggle key={side} entry={entry} side={side} won={winner === side} />
+          <AnswerToggle
+            key={side}
+            entry={entry}
+            side={side}
+            won={winner === side}
+            open={open[side]}
+            onToggle={() => setOpen((o) => ({ ...o, [side]: !o[side] }))}
+            diff={diff}
+          />
         ))}
       </div>
     </article>
   );
 }
 
-function AnswerToggle({ entry, side, won }: { entry: Entry; side: Side; won: boolean }) {
+interface AnswerToggleProps {
+  entry: Entry;
+  side: Side;
+  won: boolean;
+  open: boolean;
+  onToggle: () => void;
+  /** Both answers compared: the open answer shows in difference mode instead of as Markdown. */
+  diff: AnswerDiff | null;
+}
+
+function AnswerToggle({ entry, side, won, open, onToggle, diff }: AnswerToggleProps) {
   const { t, i18n } = useTranslation('battle');
-  const [open, setOpen] = useState(false);
   const panelId = useId();
   const answer = entry.sides[side];
   const nf = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
@@ -110,7 +150,7 @@ function AnswerToggle({ entry, side, won }: { entry: Entry; side: Side; won: boo
         className="hanswer__toggle"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={onToggle}
         data-testid={`history-toggle-${side}`}
       >
         <span className="hanswer__badge" aria-hidden="true">
@@ -135,7 +175,14 @@ function AnswerToggle({ entry, side, won }: { entry: Entry; side: Side; won: boo
         </svg>
       </button>
       <div id={panelId} className="hanswer__panel" hidden={!open} data-testid={`history-answer-${side}`}>
-        {open && (answer.text ? <Markdown>{answer.text}</Markdown> : <p className="hanswer__empty">{t('side.emptyAnswer')}</p>)}
+        {open &&
+          (diff ? (
+            <AnswerDiffText diff={diff} side={side} />
+          ) : answer.text ? (
+            <Markdown>{answer.text}</Markdown>
+          ) : (
+            <p className="hanswer__empty">{t('side.emptyAnswer')}</p>
+          ))}
       </div>
     </div>
   );

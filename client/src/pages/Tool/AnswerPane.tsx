@@ -1,6 +1,8 @@
 import type { ShownStats, Side } from '@duet/contracts';
 import type { SideView } from '@duet/contracts/live';
 import { useTranslation } from 'react-i18next';
+import { AnswerDiffText } from '../../components/AnswerDiff/AnswerDiff.tsx';
+import type { AnswerDiff } from '../../components/AnswerDiff/answer-diff.ts';
 import { LazyMarkdown as Markdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { sideErrorMessage, sideLabel } from './messages.ts';
 
@@ -16,13 +18,15 @@ interface AnswerPaneProps {
   picked?: boolean;
   /** The battle still waits in the queue: no model has been asked yet. */
   inLine?: boolean;
+  /** Both answers compared: the text is shown in difference mode instead of as Markdown. */
+  diff?: AnswerDiff | null;
 }
 
 /**
  * One model's answer: label, progress, the text streaming in as Markdown, then its figures (or,
  * in a blind battle before the vote, a note that they come after it).
  */
-export function AnswerPane({ side, view, label, revealed, picked, inLine }: AnswerPaneProps) {
+export function AnswerPane({ side, view, label, revealed, picked, inLine, diff }: AnswerPaneProps) {
   const { t } = useTranslation('battle');
   const state = view?.state ?? 'waiting';
   const name = sideLabel(t, view?.label ?? label);
@@ -86,7 +90,9 @@ export function AnswerPane({ side, view, label, revealed, picked, inLine }: Answ
       </div>
 
       <div className="pane__body">
-        {view?.text ? (
+        {diff ? (
+          <AnswerDiffText diff={diff} side={side} />
+        ) : view?.text ? (
           <Markdown>{view.text}</Markdown>
         ) : state === 'waiting' || state === 'streaming' ? (
           <div className="pane__waiting">

@@ -3,7 +3,7 @@ import type { SideView } from '@duet/contracts/live';
 import { sideEnded } from '@duet/contracts/live';
 import type { ToolDefinition } from '@duet/contracts/tools';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { askWithChallenge, challengeSolver } from '../../api/challenge.ts';
@@ -11,6 +11,8 @@ import { duetApi } from '../../api/duet-api.ts';
 import { metaQuery, useMeta } from '../../api/use-meta.ts';
 import { historyToolKey } from '../../api/history-query.ts';
 import { forgetBattle, recallBattle, rememberBattle, useLiveBattle } from '../../api/use-live-battle.ts';
+import { DiffToggle } from '../../components/AnswerDiff/AnswerDiff.tsx';
+import { diffAnswers } from '../../components/AnswerDiff/answer-diff.ts';
 import { preloadMarkdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { useDuetStore } from '../../state/store.ts';
 import { toast } from '../../state/toasts.ts';
@@ -47,6 +49,8 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   const resetBattle = useDuetStore((s) => s.resetBattle);
   const answersRef = useRef<HTMLElement>(null);
   const [stalledId, setStalledId] = useState<string | null>(null);
+  // The battle whose answers are shown in difference mode: a new battle starts with it off.
+  const [diffId, setDiffId] = useState<string | null>(null);
 
   const created = promptResult.battle;
   const vote = promptResult.vote && created && promptResult.vote.battleId === created.battleId ? promptResult.vote : undefined;
@@ -127,6 +131,12 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   const answered = !!snapshot && [snapshot.sides.a, snapshot.sides.b].every((s) => sideEnded(s) || s.state === 'saving');
   const running = !!created && !vote && !finished && !stalled;
   const streaming = running && !!snapshot && !answered;
+  // The difference is offered once both texts are complete, and when there are two to compare.
+  const textA = snapshot?.sides.a.text ?? '';
+  const textB = snapshot?.sides.b.text ?? '';
+  const diffable = answered && textA !== '' && textB !== '';
+  const diffOn = diffable && diffId === created?.battleId;
+  const diff = useMemo(() => (diffOn ? diffAnswers(textA, textB) : null), [diffOn, textA, textB]);
   // The question still waits for a worker: its place in line, while neither model has started.
   const inLine = queuePlace && !snapshot?.sides.a.text && !snapshot?.sides.b.text && snapshot?.sides.a.state === 'waiting' ? queuePlace : null;
 
@@ -216,6 +226,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
                 {cancel.isPending || cancel.isSuccess ? t('battle.stopping') : t('battle.stop')}
               </button>
             )}
+            {diffable && <DiffToggle on={diffOn} onChange={(on) => setDiffId(on ? created.battleId : null)} testId="diff-toggle" />}
           </div>
 
           {stalled && (
@@ -243,6 +254,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
                 revealed={vote?.sides[side].label}
                 picked={vote?.winner === side}
                 inLine={inLine !== null}
+                diff={diff}
               />
             ))}
           </div>
