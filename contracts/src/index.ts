@@ -22,6 +22,7 @@ export * from './schemas/history.schema.ts';
 export * from './schemas/inputs.schema.ts';
 export * from './schemas/leaderboard.schema.ts';
 export * from './schemas/meta.schema.ts';
+export * from './schemas/own-board.schema.ts';
 export * from './schemas/roster.schema.ts';
 export * from './schemas/text.schema.ts';
 export * from './schemas/user.schema.ts';

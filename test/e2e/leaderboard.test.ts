@@ -3,11 +3,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from '../../worker/src/jobs/compute-style-leaderboard.handler.ts';
+import { duetAccount, EMULATOR_HOST } from '../helpers/accounts.ts';
+import type { DuetAccount } from '../helpers/accounts.ts';
 import type { TestDuet } from '../helpers/duet.ts';
-import { seedEvaluationVotes } from '../helpers/evaluation-votes.ts';
+import { EVAL_MODELS, seedEvaluationVotes } from '../helpers/evaluation-votes.ts';
+import type { BattleModel } from '../helpers/user-votes.ts';
+import { castVote, storedBattle } from '../helpers/user-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { wcagViolations } from './axe.ts';
-import { askAnything, launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
+import { askAnything, DESKTOP, launchBrowser, newPage, PHONE, startAppDuet } from './browser.ts';
 
 /** The leaderboard page with votes waiting, then with ratings: switches, heat map and history. */
 describe('the leaderboard page', () => {
@@ -16,7 +20,7 @@ describe('the leaderboard page', () => {
 
   beforeAll(async () => {
     // The scheduled refit runs once at start, then not for ten minutes: the votes below wait.
-    duet = await startAppDuet({ LEADERBOARD_INTERVAL_MS: '600000' });
+    duet = await startAppDuet({ LEADERBOARD_INTERVAL_MS: '600000', FIREBASE_AUTH_EMULATOR_HOST: EMULATOR_HOST });
     browser = await launchBrowser();
     await waitFor(async () => (await duet.redis.exists(redisKeys(duet.prefix).leaderboard(null))) === 1, { what: 'the first refit', timeoutMs: 30_000 });
   });
@@ -93,5 +97,60 @@ describe('the leaderboard page', () => {
     expect(await speed.locator('li').count()).toBe(2);
     expect(await speed.locator('li[data-side="a"]').textContent()).toMatch(/^Model A · .+: first word after \d+\.\d s(, \d+ tokens\/s)?$/);
     await context.close();
+  });
+
+  it('shows a signed-in visitor their own ranking next to the crowd’s, or the votes it still needs, in both languages', async () => {
+    const model = (id: keyof typeof EVAL_MODELS): BattleModel => ({ id, label: EVAL_MODELS[id].label, family: 'other' });
+    const [sage, clerk, rambler] = [model('eval-sage'), model('eval-clerk'), model('eval-rambler')];
+    const newcomerModel: BattleModel = { id: 'eval-newcomer', label: 'Eval Newcomer', family: 'other' };
+    const voteAs = async (who: DuetAccount, votes: Array<[BattleModel, BattleModel, 'a' | 'b' | 'tie']>) => {
+      for (const [a, b, winner] of votes) expect((await castVote(duet.url, await storedBattle(duet.db.pool, a, b), winner, who.session)).status).toBe(200);
+    };
+    const [keen, newcomer] = await Promise.all([duetAccount(duet.url, duet.db.pool), duetAccount(duet.url, duet.db.pool)]);
+    // A taste of its own: the clerk first, the newcomer (no crowd rating yet) last.
+    const keenVotes: Array<[BattleModel, BattleModel, 'a' | 'b' | 'tie']> = [];
+    for (let k = 0; k < 4; k++) keenVotes.push([clerk, sage, 'a'], [sage, rambler, k === 0 ? 'b' : 'a'], [rambler, clerk, 'b'], [newcomerModel, sage, 'b'], [clerk, newcomerModel, k === 0 ? 'tie' : 'a']);
+    await voteAs(keen, keenVotes);
+    await voteAs(newcomer, keenVotes.slice(0, 7));
+
+    const open = async (who: DuetAccount, locale: string, viewport: typeof DESKTOP) => {
+      const { context, page } = await newPage(browser, { baseURL: duet.url, locale, viewport });
+      await context.addInitScript((token) => window.localStorage.setItem('duet_access_token', token), who.session);
+      await page.goto('/leaderboard');
+      return { context, page, card: page.getByTestId('own-board') };
+    };
+
+    // A phone leaves out the column of votes per model: the note under the table gives the total.
+    for (const [locale, viewport, agree, headers] of [
+      ['en-US', DESKTOP, /^You agree with the crowd on \d+% of your votes\./, ['Your rank', 'Model', "Crowd's rank", 'Your rating', 'Your votes']],
+      ['ko-KR', PHONE, /^내 투표의 \d+%가 모두의 평가와 같아요\./, ['나의 순위', '모델', '모두의 순위', '내 점수']],
+    ] as const) {
+      const { context, page, card } = await open(keen, locale, viewport);
+      await expect.poll(() => card.getByTestId('own-board-row').count(), { timeout: 15_000 }).toBe(4);
+      const rows = card.getByTestId('own-board-row');
+      expect(await rows.first().getAttribute('data-model')).toBe('eval-clerk');
+      expect(await card.locator('tr[data-model="eval-newcomer"]').getAttribute('data-crowd-rank')).toBe('');
+      expect(await card.getByRole('table').getByRole('columnheader').allTextContents()).toEqual(headers);
+      expect(await card.getByTestId('own-board-agreement').locator('p').first().textContent()).toMatch(agree);
+      expect(await card.getByRole('heading', { name: locale === 'en-US' ? 'Your board' : '나의 순위' }).isVisible()).toBe(true);
+      // The card fits a phone: nothing in it is wider than the card.
+      expect(await card.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      expect(await wcagViolations(page)).toEqual([]);
+      await context.close();
+    }
+
+    for (const [locale, viewport, needed] of [
+      ['en-US', PHONE, 'Your blind votes so far: 7 of 20. 13 more votes'],
+      ['ko-KR', DESKTOP, '블라인드 투표 7표를 했어요. 13표만 더 하면'],
+    ] as const) {
+      const { context, page, card } = await open(newcomer, locale, viewport);
+      const notice = card.getByTestId('own-board-needed');
+      await notice.waitFor({ timeout: 15_000 });
+      expect(await notice.textContent()).toContain(needed);
+      expect(await notice.getByRole('link').getAttribute('href')).toBe('/');
+      expect(await card.getByRole('progressbar').getAttribute('value')).toBe('7');
+      expect(await wcagViolations(page)).toEqual([]);
+      await context.close();
+    }
   });
 });

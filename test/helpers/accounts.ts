@@ -3,7 +3,9 @@
  * SDK makes them) and Duet's own account calls.
  */
 import { randomUUID } from 'node:crypto';
-import type { ErrorResponse } from '@duet/contracts';
+import { SIGNUP_EVENT } from '@duet/contracts';
+import type { ErrorResponse, LoginResponse } from '@duet/contracts';
+import type pg from 'pg';
 
 export const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099';
 export const PROJECT = 'demo-duet';
@@ -59,4 +61,22 @@ export async function firebaseUser(profile: { displayName?: string; photoUrl?: s
   // A fresh sign-in, so the ID token carries the new name and picture.
   const signedIn = await identity<{ idToken: string }>('accounts:signInWithPassword', { email, password, returnSecureToken: true });
   return { uid: created.localId, email, idToken: signedIn.idToken };
+}
+
+export interface DuetAccount extends FirebaseUser {
+  /** The account's id in Duet's database. */
+  userId: string;
+  /** Duet's session token, for `Authorization: Bearer`. */
+  session: string;
+}
+
+/** A new emulator user, signed up and logged in at the Duet on `baseUrl` (whose database `db` is). */
+export async function duetAccount(baseUrl: string, db: pg.Pool): Promise<DuetAccount> {
+  const user = await firebaseUser();
+  const signup = await call(`${baseUrl}/api/v2/user/signup`, { body: { provider: 'firebase', token: user.idToken, event: SIGNUP_EVENT } });
+  if (signup.status !== 200) throw new Error(`signup: ${signup.status}`);
+  const login = await call<LoginResponse>(`${baseUrl}/api/v2/user/login`, { body: { provider: 'firebase', token: user.idToken } });
+  if (login.status !== 200) throw new Error(`login: ${login.status}`);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM users WHERE firebase_uid = $1', [user.uid]);
+  return { ...user, userId: (rows[0] as { id: string }).id, session: login.body.data.token };
 }

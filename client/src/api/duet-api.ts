@@ -1,4 +1,4 @@
-import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
+import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, OwnBoard, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
 import type { HistoryView, SharedBattleResponse } from '@duet/contracts/schemas/history.schema';
 import { ZVoteReasonsResponseSchema } from '@duet/contracts/schemas/vote-reason.schema';
@@ -55,6 +55,9 @@ export const duetApi = {
 
   /** The board's daily snapshots, oldest first. */
   leaderboardHistory: (board: BoardQuery = {}) => api<LeaderboardHistory>('/api/leaderboard/history' + boardQuery(board)),
+
+  /** The signed-in visitor's own board next to the crowd's (401 when not signed in). */
+  ownBoard: () => api<OwnBoard>('/api/leaderboard/mine'),
 
   /** A voted battle's public page (`/b/:id`), as history shows it. */
   sharedBattle: (id: string) => api<SharedBattleResponse>(`/api/battles/${encodeURIComponent(id)}/shared`),

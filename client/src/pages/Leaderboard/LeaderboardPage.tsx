@@ -10,6 +10,7 @@ import { duetApi } from '../../api/duet-api.ts';
 import { BoardControls } from './BoardControls.tsx';
 import { LeaderboardTable } from './LeaderboardTable.tsx';
 import { ModelReasons } from './ModelReasons.tsx';
+import { OwnBoard } from './OwnBoard.tsx';
 import { PairwiseMatrix } from './PairwiseMatrix.tsx';
 import { PendingNotice } from './PendingNotice.tsx';
 import { RatingHistory } from './RatingHistory.tsx';
@@ -248,6 +249,7 @@ export default function LeaderboardPage() {
           that was already on screen (a layout shift). The history keeps its room while it loads. */}
       {!isPending && (
         <>
+          <OwnBoard />
           {/* The reasons are counted per tool, not per category: a category board has none of its own. */}
           {data && !category && <ModelReasons board={data} history={history.data} scope={scope} stale={isPlaceholderData} />}
           {data && !empty && !tooFew && <PairwiseMatrix board={data} scope={scope} />}

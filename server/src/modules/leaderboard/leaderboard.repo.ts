@@ -1,5 +1,5 @@
 import { isPickedReason, ZVoteReasonSchema } from '@duet/contracts';
-import type { LeaderboardControl, LeaderboardHistory, ModelReasons } from '@duet/contracts';
+import type { LeaderboardControl, LeaderboardHistory, ModelFamily, ModelReasons, Winner } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
 
 /** Which counted votes a board covers: all of them, one tool's, one language's or one kind's. */
@@ -56,6 +56,35 @@ export async function snapshots(db: Db, scope: string, control: LeaderboardContr
       WHERE scope = $1 AND control = $2 AND day > (now() AT TIME ZONE 'UTC')::date - $3::int
       ORDER BY day`,
     [scope, control, days],
+  );
+  return rows;
+}
+
+/** A visitor's own eligible votes of one pairing (sides as shown) and verdict, with the models' names. */
+export interface OwnVoteCell {
+  model_a: string;
+  label_a: string;
+  family_a: ModelFamily;
+  model_b: string;
+  label_b: string;
+  family_b: ModelFamily;
+  winner: Winner;
+  n: number;
+}
+
+/**
+ * One visitor's eligible votes, grouped by pairing and verdict: the counted ones, and those that
+ * would have counted but for the daily cap. Read through the index of votes by user: a visitor has
+ * at most a few thousand votes, and nobody else's are touched.
+ */
+export async function ownVotes(db: Db, userId: string): Promise<OwnVoteCell[]> {
+  const { rows } = await db.query<OwnVoteCell>(
+    `SELECT b.model_a, max(b.label_a) AS label_a, max(b.family_a) AS family_a,
+            b.model_b, max(b.label_b) AS label_b, max(b.family_b) AS family_b, v.winner, count(*)::int AS n
+       FROM votes v JOIN battles b ON b.id = v.battle_id
+      WHERE v.user_id = $1 AND (v.counted OR v.uncounted_reason = 'daily_cap')
+      GROUP BY b.model_a, b.model_b, v.winner`,
+    [userId],
   );
   return rows;
 }

@@ -1,6 +1,8 @@
 import { findTool, ZLeaderboardHistoryQuerySchema, ZLeaderboardQuerySchema } from '@duet/contracts';
 import type { BoardId, LeaderboardQuery } from '@duet/contracts';
 import { Router } from 'express';
+import type { RequestHandler } from 'express';
+import { sessionUserId } from '../../http/auth.ts';
 import { AppError, parseOr400 } from '../../http/errors.ts';
 import type { LeaderboardService } from './leaderboard.service.ts';
 
@@ -13,9 +15,10 @@ function boardOf(q: LeaderboardQuery): BoardId {
 
 /**
  * `GET /api/leaderboard?tool=|category=&control=`: the ratings the leaderboard job last computed;
- * `GET /api/leaderboard/history` (same query, and `days`): the board's daily snapshots.
+ * `GET /api/leaderboard/history` (same query, and `days`): the board's daily snapshots;
+ * `GET /api/leaderboard/mine`: the signed-in visitor's own board (`session`: `optionalSession`), 401 anonymous.
  */
-export function leaderboardRoutes(service: LeaderboardService): Router {
+export function leaderboardRoutes(service: LeaderboardService, session: RequestHandler): Router {
   const router = Router();
   router.get('/leaderboard', async (req, res) => {
     const board = boardOf(parseOr400(ZLeaderboardQuerySchema, req.query));
@@ -27,6 +30,12 @@ export function leaderboardRoutes(service: LeaderboardService): Router {
     const q = parseOr400(ZLeaderboardHistoryQuerySchema, req.query);
     res.set('Cache-Control', 'no-cache');
     res.json(await service.history(boardOf(q), q.days));
+  });
+  router.get('/leaderboard/mine', session, async (_req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const userId = sessionUserId(res);
+    if (userId === undefined) throw new AppError(401, 'unauthorized', 'Sign in to see your own board.');
+    res.json(await service.ownBoard(userId));
   });
   return router;
 }

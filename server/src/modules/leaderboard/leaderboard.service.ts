@@ -1,5 +1,5 @@
 import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/contracts';
-import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, RedisKeys } from '@duet/contracts';
+import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, OwnBoard, RedisKeys } from '@duet/contracts';
 import type { RedisClient } from '@duet/platform/redis-connection';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
@@ -7,8 +7,9 @@ import type { DuetBus } from '../../events/duet-events.ts';
 import type { Db } from '../../infra/db.ts';
 import { AppError } from '../../http/errors.ts';
 import { requestLogger } from '../../http/request-log.ts';
-import { countedSince, reasonsOf, snapshots } from './leaderboard.repo.ts';
+import { countedSince, ownVotes, reasonsOf, snapshots } from './leaderboard.repo.ts';
 import type { VoteSlice } from './leaderboard.repo.ts';
+import { ownBoardOf } from './own-board.ts';
 
 export type LeaderboardService = ReturnType<typeof createLeaderboardService>;
 
@@ -71,6 +72,11 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
     /** The board's daily snapshots, oldest first. */
     async history(board: BoardId, days = LEADERBOARD_HISTORY_DAYS): Promise<LeaderboardHistory> {
       return ZLeaderboardHistorySchema.parse({ days: await snapshots(deps.db, boardScope(board), board.control, days) });
+    },
+    /** A signed-in visitor's own board, next to the overall board as last computed. */
+    async ownBoard(userId: string): Promise<OwnBoard> {
+      const [cells, crowd] = await Promise.all([ownVotes(deps.db, userId), cachedBoard({ tool: null, category: null, control: 'none' })]);
+      return ownBoardOf(cells, crowd);
     },
     /** Marks the ratings stale: the leaderboard job recomputes them on its next tick. */
     async markDirty(): Promise<void> {
