@@ -253,8 +253,8 @@ describe('after the vote in the browser', () => {
   }, 150_000);
 
   /** The `content` of each `<meta property|name>` tag, the title and the page's language, as a crawler reads the HTML. */
-  const tagsOf = (html: string) => {
-    const tags: Record<string, string> = {};
+  const tagsOf = (html: string): Record<string, string | undefined> => {
+    const tags: Record<string, string | undefined> = {};
     for (const m of html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)"/g)) tags[m[1]!] = m[2]!;
     return { ...tags, title: /<title>([^<]*)<\/title>/.exec(html)?.[1], lang: /<html lang="([^"]+)"/.exec(html)?.[1] };
   };
