@@ -96,10 +96,28 @@ export interface SideView {
   error: { code: SideErrorCode; message: string } | null;
 }
 
+/** A follow-up turn of a battle, as its first turn's snapshot lists it. */
+export interface FollowUpView {
+  /** 2 for the first follow-up. */
+  turn: number;
+  /** The id the turn's own snapshot, events and cancel go by. */
+  battleId: string;
+  /** The follow-up question. */
+  text: string;
+  /** Its image, when one came with it. */
+  imageUrl: string | null;
+}
+
 /** Everything a viewer needs to draw a battle; `battle:join` answers with it. */
 export interface BattleSnapshot {
   battleId: string;
   tool: string;
+  /**
+   * Which turn of its battle this is: 1 for the first question (whose snapshot lists the rest in
+   * `followUps`), 2 and on for a follow-up's (joined by its own id; `followUps` empty).
+   */
+  turn: number;
+  followUps: FollowUpView[];
   sides: Record<Side, SideView>;
   /** True once both sides have ended (done or error). */
   finished: boolean;

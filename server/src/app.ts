@@ -181,6 +181,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     stats,
     voterKey: createVoterKeys(db),
     dailyVoteCap: config.dailyVoteCap,
+    maxTurns: config.maxTurns,
     events,
   });
   const rosterAdmin = createRosterService({ db, store: roster, keyIsSet: config.keyIsSet, clearBudgetOverride: (id) => budget.clearOverride(id) });
@@ -253,6 +254,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
         accounts: firebase !== null,
         challenge: challengeOn(),
         models: roster.drawable().map((m) => ({ id: m.id, label: m.label, family: m.family })),
+        maxTurns: config.maxTurns,
         ...config.site,
       }),
       device,

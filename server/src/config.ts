@@ -134,6 +134,8 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
     .string()
     .default('/usr/share/fonts/truetype/nanum/NanumGothic.ttf,/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+  /** The most turns a battle may have: its first question and the follow-ups. */
+  MAX_TURNS: z.coerce.number().int().min(1).max(50).default(8),
   /** Folder of the built client to serve; empty to serve the API only. */
   CLIENT_DIST: z.string().default('client/dist'),
   /** Run migrations at start-up. */
@@ -181,6 +183,8 @@ export interface GatewayConfig {
   publicUrl: string | null;
   /** SHARE_FONT_FILES. */
   shareFontFiles: string[];
+  /** MAX_TURNS: a battle's first question and its follow-ups. */
+  maxTurns: number;
   /** Proxies whose X-Forwarded-For is believed (Express's `trust proxy`); empty: none. */
   trustProxy: string[];
   rateLimits: {
@@ -259,6 +263,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL ?? null,
     shareFontFiles: e.SHARE_FONT_FILES,
+    maxTurns: e.MAX_TURNS,
     rateLimits: {
       battlesPerMinute: e.RATE_LIMIT_BATTLES_PER_MINUTE,
       votesPerMinute: e.RATE_LIMIT_VOTES_PER_MINUTE,

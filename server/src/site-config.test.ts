@@ -23,7 +23,7 @@ describe('site settings', () => {
       sisterLinks: { drawing: 'https://draw.example.com/start' },
       contact: { phone: '+82 2-123-4567', company: { name: 'Duet Labs', businessNumber: '123-45-67890' } },
     });
-    const meta = { demoModels: true, mode: 'blind', accounts: false, challenge: false, models: [], ...site };
+    const meta = { demoModels: true, mode: 'blind', accounts: false, challenge: false, models: [], maxTurns: 8, ...site };
     expect(ZMetaSchema.parse(meta)).toEqual(meta);
   });
 

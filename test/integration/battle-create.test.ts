@@ -73,6 +73,8 @@ describe('creating a battle', () => {
       contact: { company: {} },
       // The models a visitor may choose: the roster's drawable ones.
       models: DEMO_ROSTER.map((m) => ({ id: m.id, label: m.label, family: m.family })),
+      // A battle's first question and its follow-ups (MAX_TURNS).
+      maxTurns: 8,
     });
   });
 

@@ -3,7 +3,9 @@ import type { Leaderboard, LeaderboardHistory } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from '../../worker/src/jobs/compute-style-leaderboard.handler.ts';
+import { SCOPES } from '../../worker/src/jobs/leaderboard-boards.ts';
 import { answerStyle } from '../../worker/src/store/answer-style.ts';
+import { styledVotes } from '../../worker/src/store/leaderboard.repo.ts';
 import { getJson } from '../helpers/api.ts';
 import type { TestDuet } from '../helpers/duet.ts';
 import { startTestDuet } from '../helpers/duet.ts';
@@ -140,6 +142,61 @@ describe('leaderboard evaluation: style control, speed, categories, snapshots an
     );
     const expected = answerStyle(md);
     expect(rows[0]).toEqual({ style_length: expected.length, style_headers: 1, style_list_items: 2, style_bold: 1, style_code_blocks: 1 });
+  });
+
+  it('puts the votes of battles with a follow-up on the multi-turn board, and counts them on every other board as any vote', async () => {
+    const keys = redisKeys(duet.prefix);
+    // Folded at once: the frequent fold and the style refit's recount must agree on each vote's turns.
+    const deps = { db: duet.db.pool, redis: duet.redis, keys, foldLagMs: 0 };
+    const [plain, style] = [createComputeLeaderboard(deps), createComputeStyleLeaderboard(deps)];
+    const multi = await seedEvaluationVotes(duet.db.pool, { votes: 60, seed: 10, koreanEvery: 2, multiTurnEvery: 1 });
+    await seedEvaluationVotes(duet.db.pool, { votes: 30, seed: 11, koreanEvery: 2 });
+    expect((await board('?category=multi-turn')).pending?.votes).toBe(60);
+    expect((await board('?category=multi-turn&control=style')).pending?.votes).toBe(60);
+    expect((await board()).pending?.votes).toBe(90);
+
+    await duet.redis.set(keys.leaderboardDirty, 'multi-turn');
+    await plain();
+    expect((await style()).corrected).toBe(0);
+    await plain();
+    const turns = await board('?category=multi-turn');
+    expect(turns.votes).toBe(60);
+    expect(turns.pending?.votes).toBe(0);
+    expect(turns.pairs.reduce((s, p) => s + p.battles, 0)).toBe(60);
+    expect(turns.models.map((m) => m.model).sort()).toEqual(Object.keys(EVAL_MODELS).sort());
+    for (const m of turns.models) {
+      // The first turn's answers, one per battle: a follow-up's first token comes ten times later.
+      expect(m.speed.answers).toBe(m.battles);
+      expect(m.speed.ttftMsP50).toBe(EVAL_MODELS[m.model as keyof typeof EVAL_MODELS].ttftMs);
+    }
+    const styled = await board('?category=multi-turn&control=style');
+    expect(styled.votes).toBe(60);
+    expect(styled.models).toHaveLength(3);
+    // A side's style is the sum over the turns' answers.
+    const rows = (await styledVotes(duet.db.pool)).filter((r) => r[3]);
+    const { rows: lengths } = await duet.db.pool.query<{ n: number }>(
+      `SELECT sum(a.style_length)::int AS n FROM answers a JOIN battles b ON b.id = a.battle_id WHERE coalesce(b.root_id, b.id) = ANY($1::uuid[])`,
+      [multi],
+    );
+    expect(rows).toHaveLength(60);
+    expect(rows.reduce((s, r) => s + (r[7] as number) + (r[12] as number), 0)).toBe(lengths[0]?.n);
+
+    // The same battles without their follow-ups: every other board says what it said.
+    const others = SCOPES.filter((s) => s.category !== 'multi-turn').flatMap((s) => (['none', 'style'] as const).map((control) => ({ ...s, control })));
+    const cached = async () =>
+      Promise.all(others.map(async (b) => JSON.parse((await duet.redis.get(keys.leaderboard(b.tool, b))) as string) as Leaderboard));
+    const figures = (b: Leaderboard) =>
+      b.control === 'none'
+        ? { ...b, updatedAt: null, countedThrough: null }
+        : { votes: b.votes, pairs: b.pairs, battles: b.models.map((m) => [m.model, m.battles, m.winRate, m.speed]) };
+    const withFollowUps = (await cached()).map(figures);
+    expect((await board('?category=ko')).votes).toBe(1000 + 30 + 15);
+    await duet.db.pool.query('DELETE FROM battles WHERE root_id = ANY($1::uuid[])', [multi]);
+    await duet.db.pool.query('UPDATE battles SET turns = 1 WHERE id = ANY($1::uuid[])', [multi]);
+    expect((await style()).corrected).toBeGreaterThan(0);
+    await plain();
+    expect((await board('?category=multi-turn')).votes).toBe(0);
+    expect((await cached()).map(figures)).toEqual(withFollowUps);
   });
 
   it('refuses a bad control, category or combination with a 400 and an unknown tool with a 404', async () => {

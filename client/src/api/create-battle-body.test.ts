@@ -1,6 +1,6 @@
 import type { CreateBattleRequest } from '@duet/contracts';
 import { describe, expect, it } from 'vitest';
-import { createBattleBody } from './create-battle-body.ts';
+import { createBattleBody, followUpBody } from './create-battle-body.ts';
 
 const req: CreateBattleRequest = {
   tool: 'influencer-writing',
@@ -45,5 +45,18 @@ describe('the body of a new battle', () => {
     const image = new File(['x'], 'a.gif', { type: 'image/gif' });
     const form = createBattleBody({ ...req, inputs: {} }, image) as FormData;
     expect(form.get('inputs')).toBe('{}');
+  });
+});
+
+describe('the body of a follow-up', () => {
+  const followUp = { text: 'And in winter?', voteToken: 'x'.repeat(32) };
+
+  it('is the question and the vote token as JSON text, or a multipart form with the image', () => {
+    expect(JSON.parse(followUpBody(followUp) as string)).toEqual(followUp);
+    const form = followUpBody(followUp, new File(['x'], 'snow.gif', { type: 'image/gif' })) as FormData;
+    expect([...form.keys()].sort()).toEqual(['image', 'text', 'voteToken']);
+    expect(form.get('text')).toBe('And in winter?');
+    expect(form.get('voteToken')).toBe(followUp.voteToken);
+    expect((form.get('image') as File).name).toBe('snow.gif');
   });
 });

@@ -1,8 +1,8 @@
-import type { CreateBattleRequest, CreateBattleResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, OwnBoard, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
+import type { CreateBattleRequest, CreateBattleResponse, FollowUpRequest, FollowUpResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, OwnBoard, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
 import type { HistoryView, SharedBattleResponse } from '@duet/contracts/schemas/history.schema';
 import { ZVoteReasonsResponseSchema } from '@duet/contracts/schemas/vote-reason.schema';
-import { createBattleBody } from './create-battle-body.ts';
+import { createBattleBody, followUpBody } from './create-battle-body.ts';
 import { api, postJson } from './http.ts';
 
 /** Asking and voting work signed in or not: a stale session falls back to anonymous. */
@@ -32,6 +32,10 @@ export const duetApi = {
   /** `challenge`: a solved challenge (`challenge.ts`), when the deployment asks for one. */
   createBattle: (req: CreateBattleRequest, image?: File | null, challenge?: string): Promise<CreateBattleResponse> =>
     api('/api/battles', { method: 'POST', body: createBattleBody(req, image), headers: challenge ? { [CHALLENGE_HEADER]: challenge } : {} }, ANYONE),
+
+  /** A follow-up question on battle `battleId` (its first turn's id): JSON, or multipart with an image. */
+  followUp: (battleId: string, req: FollowUpRequest, image?: File | null): Promise<FollowUpResponse> =>
+    api(`/api/battles/${encodeURIComponent(battleId)}/turns`, { method: 'POST', body: followUpBody(req, image) }, ANYONE),
 
   vote: (battleId: string, body: VoteRequest) => postJson<VoteResponse>(`/api/battles/${battleId}/vote`, body, ANYONE),
 

@@ -26,6 +26,8 @@ function fakeGateway() {
   const snapshot = (): BattleSnapshot => ({
     battleId: BATTLE,
     tool: 'anything-question',
+    turn: 1,
+    followUps: [],
     sides: {
       a: { ...emptySide('Model A'), state: deltas.length ? 'streaming' : 'waiting', text: deltas.join(''), seq: deltas.length },
       b: emptySide('Model B'),

@@ -10,6 +10,8 @@ const side = (over: Partial<SideView> = {}): SideView => ({ ...emptySide('Model 
 const snapshot = (a: Partial<SideView> = {}, b: Partial<SideView> = {}): BattleSnapshot => ({
   battleId: BATTLE,
   tool: 'anything-question',
+  turn: 1,
+  followUps: [],
   sides: { a: side(a), b: side({ label: 'Model B', ...b }) },
   finished: false,
   voted: false,

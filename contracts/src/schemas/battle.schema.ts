@@ -105,6 +105,27 @@ export const ZVoteRequestSchema = z
   .refine((v) => reasonsFit(v.winner, v.reasons ?? []), { path: ['reasons'], message: 'a reason for picking an answer does not fit "both bad"' });
 export type VoteRequest = z.infer<typeof ZVoteRequestSchema>;
 
+/**
+ * `POST /api/battles/:id/turns` body (JSON, or a multipart form's fields with `image`): a follow-up
+ * question, once both answers of the battle's last turn have ended and before its vote.
+ */
+export const ZFollowUpRequestSchema = z.object({
+  text: ZRequestTextSchema.max(LIMITS.textMaxChars, `The question has at most ${LIMITS.textMaxChars} characters`).refine((t) => t.trim() !== '', 'Ask something'),
+  voteToken: ZVoteTokenSchema,
+});
+export type FollowUpRequest = z.infer<typeof ZFollowUpRequestSchema>;
+
+/**
+ * A turn of a battle: its number (1 for the first question) and the id its live events, its
+ * snapshot (`battle:join`) and its cancel go by (the battle's own id for turn 1).
+ */
+export const ZTurnRefSchema = z.object({ number: z.number().int().min(1), battleId: z.string().uuid() });
+export type TurnRef = z.infer<typeof ZTurnRefSchema>;
+
+/** `POST /api/battles/:id/turns` answer (202): the battle and its new turn. */
+export const ZFollowUpResponseSchema = z.object({ battleId: z.string().uuid(), turn: ZTurnRefSchema });
+export type FollowUpResponse = z.infer<typeof ZFollowUpResponseSchema>;
+
 /** `POST /api/battles/:id/cancel` body. */
 export const ZCancelRequestSchema = z.object({ voteToken: ZVoteTokenSchema });
 

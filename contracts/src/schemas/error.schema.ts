@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'not_voted',
   'reasons_given',
   'too_late',
+  'turn_limit',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -18,6 +18,18 @@ export const ZHistoryAnswerSchema = ZRevealedSideSchema.extend({
   stats: ZAnswerStatsSchema,
 });
 
+/** A follow-up turn of a past battle: the question and each side's answer (the models are the battle's). */
+export const ZFollowUpEntrySchema = z.object({
+  turn: z.number().int().min(2),
+  text: z.string(),
+  imageUrl: z.string().nullable(),
+  sides: z.object({
+    a: z.object({ text: z.string(), stats: ZAnswerStatsSchema }),
+    b: z.object({ text: z.string(), stats: ZAnswerStatsSchema }),
+  }),
+});
+export type FollowUpEntry = z.infer<typeof ZFollowUpEntrySchema>;
+
 /** One past battle as the history page lists it. */
 export const ZHistoryEntrySchema = z.object({
   id: z.string().uuid(),
@@ -31,6 +43,8 @@ export const ZHistoryEntrySchema = z.object({
   }),
   winner: ZWinnerSchema,
   sides: z.object({ a: ZHistoryAnswerSchema, b: ZHistoryAnswerSchema }),
+  /** The follow-up turns, in order, when the visitor asked any (the first turn is `question` and `sides`). */
+  followUps: z.array(ZFollowUpEntrySchema).optional(),
 });
 export type HistoryEntry = z.infer<typeof ZHistoryEntrySchema>;
 

@@ -10,9 +10,10 @@ export type LeaderboardControl = (typeof LEADERBOARD_CONTROLS)[number];
 
 /**
  * Slices of the counted votes with a board of their own, next to the tools': the battle's language
- * (the language its page was in when it was asked) and whether the question came with a picture.
+ * (the language its page was in when it was asked), whether the (first) question came with a
+ * picture, and whether the visitor asked a follow-up before voting (`multi-turn`).
  */
-export const LEADERBOARD_CATEGORIES = ['ko', 'en', 'image', 'text'] as const;
+export const LEADERBOARD_CATEGORIES = ['ko', 'en', 'image', 'text', 'multi-turn'] as const;
 export type LeaderboardCategory = (typeof LEADERBOARD_CATEGORIES)[number];
 
 /**

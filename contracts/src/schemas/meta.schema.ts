@@ -38,5 +38,7 @@ export const ZMetaSchema = z.object({
   challenge: z.boolean(),
   /** The models a visitor may choose for a battle (`models` of `POST /api/battles`), in roster order. */
   models: z.array(z.object({ id: z.string(), label: z.string(), family: z.enum(FAMILIES) })).default([]),
+  /** The most turns a battle may have: its first question and the follow-ups (`MAX_TURNS`). */
+  maxTurns: z.number().int().min(1).default(8),
 });
 export type Meta = z.infer<typeof ZMetaSchema>;

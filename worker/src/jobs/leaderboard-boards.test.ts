@@ -2,14 +2,14 @@ import { TOOLS } from '@duet/contracts';
 import { bootstrapIntervals, mulberry32 } from '@duet/ratings/ratings';
 import type { ComparisonCell } from '@duet/ratings/ratings';
 import { describe, expect, it } from 'vitest';
-import type { CountedRow } from '../store/leaderboard.repo.ts';
-import { plainLeaderboardsOf } from './leaderboard-boards.ts';
+import type { CountedRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
+import { plainLeaderboardsOf, styledVotesOf, styleLeaderboardsOf } from './leaderboard-boards.ts';
 
 const FIT = { resamples: 30, seed: 42 };
 const WINNERS = ['a', 'b', 'tie', 'both_bad'] as const;
 
 /**
- * Counted cells as the refit reads them, deliberately untidy: one (tool, language, picture,
+ * Counted cells as the refit reads them, deliberately untidy: one (tool, language, picture, turns,
  * pair, verdict) split over several rows, two labels for one model (renamed between votes), rows
  * in no particular order.
  */
@@ -24,6 +24,7 @@ function untidyCells(): CountedRow[] {
       tool: TOOLS[k % 3]!.slug,
       lang: rand() < 0.3 ? 'ko' : 'en',
       has_image: rand() < 0.2,
+      multi_turn: k % 4 === 0,
       model_a: `m${i}`,
       label_a: renamed ? `M${i} (new)` : `M${i}`,
       family_a: 'gpt',
@@ -46,6 +47,7 @@ describe('the plain boards', () => {
       [(b) => b.tool === TOOLS[1]!.slug, (r) => r.tool === TOOLS[1]!.slug],
       [(b) => b.category === 'ko', (r) => r.lang === 'ko'],
       [(b) => b.category === 'image', (r) => r.has_image],
+      [(b) => b.category === 'multi-turn', (r) => r.multi_turn],
     ];
     for (const [isBoard, holds] of scopes) {
       const board = boards.find(isBoard)!;
@@ -75,5 +77,74 @@ describe('the plain boards', () => {
         expect([p.winsA, p.winsB]).toEqual([winsOf(p.a), winsOf(p.b)]);
       }
     }
+  });
+});
+
+describe('the multi-turn board', () => {
+  const speed = (model: string, keys: Partial<SpeedRow>, ttftMsP50: number): SpeedRow => ({
+    model,
+    tool: null,
+    lang: null,
+    has_image: null,
+    multi_turn: null,
+    ...keys,
+    ttftMsP50,
+    ttftMsP25: null,
+    ttftMsP75: null,
+    tokensPerSecondP50: null,
+    answerCharsP50: null,
+    answers: 1,
+  });
+
+  it('shows the speeds of the multi-turn battles, while the overall board keeps the overall ones', () => {
+    const cells = untidyCells();
+    const speeds = ['m0', 'm1', 'm2', 'm3', 'm4', 'm5'].flatMap((m) => [
+      speed(m, {}, 100),
+      speed(m, { multi_turn: true }, 200),
+      speed(m, { lang: 'ko' }, 300),
+      speed(m, { has_image: true }, 400),
+    ]);
+    const boards = plainLeaderboardsOf({ cells, styled: null, speed: speeds, updatedAt: '2026-11-24T00:00:00.000Z', countedThrough: null }, FIT);
+    const ttft = (b: (typeof boards)[number] | undefined) => new Set(b?.models.map((m) => m.speed.ttftMsP50));
+    expect(ttft(boards.find((b) => b.category === 'multi-turn'))).toEqual(new Set([200]));
+    expect(ttft(boards.find((b) => b.tool === null && b.category === null))).toEqual(new Set([100]));
+    expect(ttft(boards.find((b) => b.category === 'ko'))).toEqual(new Set([300]));
+    expect(ttft(boards.find((b) => b.category === 'text'))).toEqual(new Set([null]));
+  });
+
+  it('fits its style-controlled ratings on the multi-turn battles’ votes only', () => {
+    const rand = mulberry32(8);
+    const rows: StyledRow[] = [];
+    for (let k = 0; k < 400; k++) {
+      const multiTurn = k % 2 === 0;
+      const i = Math.floor(rand() * 3);
+      const j = (i + 1 + Math.floor(rand() * 2)) % 3;
+      // On one-turn battles m0 wins; on multi-turn ones m2 does.
+      const favourite = multiTurn ? 'm2' : 'm0';
+      const winner = `m${i}` === favourite ? 'a' : `m${j}` === favourite ? 'b' : rand() < 0.5 ? 'a' : 'b';
+      rows.push(['anything-question', 'en', false, multiTurn, `m${i}`, `m${j}`, winner, 100 + k, 0, 0, 0, 0, 100 + k, 0, 0, 0, 0]);
+    }
+    const styled = styledVotesOf(rows);
+    const cells: CountedRow[] = rows.map((r) => ({
+      tool: r[0],
+      lang: r[1],
+      has_image: r[2],
+      multi_turn: r[3],
+      model_a: r[4],
+      label_a: r[4].toUpperCase(),
+      family_a: 'gpt',
+      model_b: r[5],
+      label_b: r[5].toUpperCase(),
+      family_b: 'gpt',
+      winner: r[6],
+      n: 1,
+    }));
+    const boards = styleLeaderboardsOf({ cells, styled, speed: [], updatedAt: '2026-11-24T00:00:00.000Z', countedThrough: null }, FIT);
+    const multi = boards.find((b) => b.category === 'multi-turn')!;
+    const text = boards.find((b) => b.category === 'text')!;
+    expect(multi.votes).toBe(200);
+    expect(text.votes).toBe(400);
+    expect(multi.models[0]?.model).toBe('m2');
+    expect(boards.find((b) => b.tool === null && b.category === null)?.votes).toBe(400);
   });
 });

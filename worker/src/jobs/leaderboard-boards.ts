@@ -30,23 +30,51 @@ export const SCOPES: readonly Scope[] = [
   ...LEADERBOARD_CATEGORIES.map((category) => ({ tool: null, category })),
 ];
 
-/** Whether a counted vote of this tool, language and kind belongs to the scope. */
-function inScope(s: Scope, tool: string, lang: string, hasImage: boolean): boolean {
-  if (s.tool !== null) return tool === s.tool;
-  return categoryHolds(s.category, lang, hasImage);
+/** What decides which boards a counted vote is on, besides its models and verdict. */
+interface VoteKind {
+  tool: string;
+  lang: string;
+  hasImage: boolean;
+  multiTurn: boolean;
 }
 
-function categoryHolds(category: LeaderboardCategory | null, lang: string, hasImage: boolean): boolean {
+/** Whether a counted vote of this kind belongs to the scope. */
+function inScope(s: Scope, v: VoteKind): boolean {
+  if (s.tool !== null) return v.tool === s.tool;
+  return categoryHolds(s.category, v);
+}
+
+function categoryHolds(category: LeaderboardCategory | null, v: VoteKind): boolean {
   switch (category) {
     case null:
       return true;
     case 'ko':
     case 'en':
-      return lang === category;
+      return v.lang === category;
     case 'image':
-      return hasImage;
+      return v.hasImage;
     case 'text':
-      return !hasImage;
+      return !v.hasImage;
+    case 'multi-turn':
+      return v.multiTurn;
+  }
+}
+
+/** Whether a speed row is the figures of the scope's slice (each row has at most one key set). */
+function speedHolds(r: SpeedRow, s: Scope): boolean {
+  if (s.tool !== null) return r.tool === s.tool;
+  const overall = r.tool === null && r.lang === null && r.has_image === null && r.multi_turn === null;
+  switch (s.category) {
+    case null:
+      return overall;
+    case 'ko':
+    case 'en':
+      return r.lang === s.category && r.tool === null;
+    case 'image':
+    case 'text':
+      return r.has_image === (s.category === 'image') && r.lang === null && r.tool === null;
+    case 'multi-turn':
+      return r.multi_turn === true;
   }
 }
 
@@ -54,15 +82,7 @@ function speedOf(rows: SpeedRow[], s: Scope): Map<string, ModelSpeed> {
   const out = new Map<string, ModelSpeed>();
   const round = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
   for (const r of rows) {
-    const holds =
-      s.tool !== null
-        ? r.tool === s.tool
-        : s.category === 'ko' || s.category === 'en'
-          ? r.lang === s.category && r.tool === null
-          : s.category === 'image' || s.category === 'text'
-            ? r.has_image === (s.category === 'image') && r.lang === null && r.tool === null
-            : r.tool === null && r.lang === null && r.has_image === null;
-    if (!holds) continue;
+    if (!speedHolds(r, s)) continue;
     out.set(r.model, {
       ttftMsP50: round(r.ttftMsP50),
       ttftMsP25: round(r.ttftMsP25),
@@ -135,7 +155,7 @@ function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, Mode
 }
 
 /** The styled votes as the fit takes them, built once for every scope. */
-export type StyledVotes = { tool: string; lang: string; hasImage: boolean; vote: StyledComparison }[];
+export type StyledVotes = (VoteKind & { vote: StyledComparison })[];
 
 /** The database's rows as the fit takes them (drop the rows after: at a million votes they weigh hundreds of MB). */
 export function styledVotesOf(rows: StyledRow[]): StyledVotes {
@@ -143,24 +163,22 @@ export function styledVotesOf(rows: StyledRow[]): StyledVotes {
     tool: r[0],
     lang: r[1],
     hasImage: r[2],
-    vote: { a: r[3], b: r[4], winner: r[5], styleA: r.slice(6, 11) as number[], styleB: r.slice(11, 16) as number[] },
+    multiTurn: r[3],
+    vote: { a: r[4], b: r[5], winner: r[6], styleA: r.slice(7, 12) as number[], styleB: r.slice(12, 17) as number[] },
   }));
 }
 
 const WINNERS: readonly CountedRow['winner'][] = ['a', 'b', 'tie', 'both_bad'];
 
 /**
- * The counted cells sorted once into slices of one (tool, language, picture), each slice merged
- * by (model a, model b, verdict) with integer keys: a scope's rows are then the merge of its
+ * The counted cells sorted once into slices of one (tool, language, picture, turns), each slice
+ * merged by (model a, model b, verdict) with integer keys: a scope's rows are then the merge of its
  * slices (a few thousand rows) instead of a filter over every cell (~100,000 at a million votes,
- * read by 18 boards). A merged row keeps the labels of its first row in `cells` and the rows stay
+ * read by every board). A merged row keeps the labels of its first row in `cells` and the rows stay
  * in the order of their first row, so the first label seen per model, the tallies and the fit
  * (which puts cells in a canonical order) are what the unmerged rows give.
  */
-interface CellSlice {
-  tool: string;
-  lang: string;
-  hasImage: boolean;
+interface CellSlice extends VoteKind {
   keys: number[];
   n: number[];
   /** Position in `cells` of each key's first row. */
@@ -183,9 +201,12 @@ function slicesOf(cells: CountedRow[]): CellSlice[] {
   };
   const bySlice = new Map<string, { slice: CellSlice; slot: Map<number, number> }>();
   cells.forEach((r, row) => {
-    const sliceKey = `${r.tool}\u0000${r.lang}\u0000${r.has_image ? 1 : 0}`;
+    const sliceKey = `${r.tool}\u0000${r.lang}\u0000${r.has_image ? 1 : 0}${r.multi_turn ? 1 : 0}`;
     let s = bySlice.get(sliceKey);
-    if (!s) bySlice.set(sliceKey, (s = { slice: { tool: r.tool, lang: r.lang, hasImage: r.has_image, keys: [], n: [], first: [] }, slot: new Map() }));
+    if (!s) {
+      const slice: CellSlice = { tool: r.tool, lang: r.lang, hasImage: r.has_image, multiTurn: r.multi_turn, keys: [], n: [], first: [] };
+      bySlice.set(sliceKey, (s = { slice, slot: new Map() }));
+    }
     // Model indices below 2^20, so the key stays below 2^42: exact in a double.
     const key = (indexOf(r.model_a) * 2 ** 20 + indexOf(r.model_b)) * 4 + verdictOf(r.winner);
     const k = s.slot.get(key);
@@ -205,7 +226,7 @@ function slicesOf(cells: CountedRow[]): CellSlice[] {
 function rowsInScope(scope: Scope, cells: CountedRow[], slices: CellSlice[]): CountedRow[] {
   const merged = new Map<number, { first: number; n: number }>();
   for (const s of slices) {
-    if (!inScope(scope, s.tool, s.lang, s.hasImage)) continue;
+    if (!inScope(scope, s)) continue;
     s.keys.forEach((key, k) => {
       const m = merged.get(key);
       const first = s.first[k] as number;
@@ -242,7 +263,7 @@ function plainBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: 
 function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled: StyledVotes, opts: FitSettings, failures?: string[]): Leaderboard {
   const { meta, enough, base, speed } = scopeOf(scope, data, slices);
   const votesOf: StyledComparison[] = [];
-  for (const r of styled) if (inScope(scope, r.tool, r.lang, r.hasImage)) votesOf.push(r.vote);
+  for (const r of styled) if (inScope(scope, r)) votesOf.push(r.vote);
   let fit: ReturnType<typeof styleControlledIntervals> | null = null;
   try {
     fit = enough && votesOf.length > 0 ? styleControlledIntervals(votesOf, opts) : null;

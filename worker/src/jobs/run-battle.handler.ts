@@ -13,6 +13,7 @@ import type { ModelProvider } from '../providers/provider.ts';
 import * as repo from '../store/battle.repo.ts';
 import { answerCost } from './answer-cost.ts';
 import type { BattleSpend } from './battle-spend.ts';
+import { requestTexts, turnRequest } from './conversation.ts';
 import { createDeltaClock } from './delta-clock.ts';
 import type { SideResult } from './run-side.ts';
 import { CHARS_PER_TOKEN_CAP, runSide, userMessage } from './run-side.ts';
@@ -117,7 +118,9 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
     }
     const tool = findTool(battle.tool);
     if (!tool) throw new Error(`Unknown tool ${battle.tool}`);
-    const prompt = tool.prompt({ inputs: battle.inputs, text: battle.text, hasImage: image !== undefined, lang: battle.lang });
+    // A follow-up's models are given the conversation so far: each its own earlier answers.
+    const earlier = battle.rootId ? await repo.earlierTurns(deps.db, battle.rootId, battle.turn) : [];
+    const requestOf = (side: Side) => turnRequest(tool, battle, image, earlier, side);
 
     const cancelled = new AbortController();
     const onCancel = () => cancelled.abort();
@@ -160,13 +163,7 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
         battleId,
         side,
         provider,
-        request: {
-          system: prompt.system,
-          user: prompt.user,
-          image,
-          maxTokens: tool.maxTokens,
-          context: { tool: tool.slug, lang: battle.lang, inputs: battle.inputs, text: battle.text, hasImage: !!image },
-        },
+        request: requestOf(side),
         cancel: halt,
         publish: deps.publisher.publish,
         epoch: () => deps.publisher.epoch,
@@ -229,12 +226,13 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
         .catch((err: unknown) => log.warn({ err, side }, 'could not announce saving'));
       // Store first, then announce: once a viewer sees both sides end, a vote can count on them.
       const model = battle.models[side];
+      const request = requestOf(side);
       const cost = answerCost({
         prices: deps.spending.pricesFor(model),
         stats: result.stats,
         text: result.text,
-        question: [prompt.system, prompt.user],
-        hasImage: image !== undefined,
+        question: requestTexts(request),
+        hasImage: request.image !== undefined || (request.history ?? []).some((t) => t.image !== undefined),
         maxOutputTokens: tool.maxTokens,
       });
       const inserted = await keep('store the answer', () =>

@@ -1,6 +1,6 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { FinishReason, ModelSpec } from '@duet/contracts';
-import { classifySdkError, finishOf } from './provider.ts';
+import { classifySdkError, finishOf, NO_ANSWER } from './provider.ts';
 import { streamFetch } from './stream-fetch.ts';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
 
@@ -93,11 +93,18 @@ function buildParams(model: string, req: ChatRequest): StreamParams {
     stream: true,
     max_tokens: req.maxTokens,
     system: req.system,
-    messages: [{ role: 'user', content: userContent(req) }],
+    messages: [
+      ...(req.history ?? []).flatMap((turn) => [
+        { role: 'user' as const, content: userContent(turn) },
+        // The Messages API refuses an empty turn.
+        { role: 'assistant' as const, content: turn.assistant || NO_ANSWER },
+      ]),
+      { role: 'user', content: userContent(req) },
+    ],
   };
 }
 
-function userContent(req: ChatRequest): UserContent {
+function userContent(req: Pick<ChatRequest, 'user' | 'image'>): UserContent {
   if (!req.image) return req.user;
   return [
     {

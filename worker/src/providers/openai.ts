@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { FinishReason, ModelSpec } from '@duet/contracts';
-import { classifySdkError, finishOf } from './provider.ts';
+import { classifySdkError, finishOf, NO_ANSWER } from './provider.ts';
 import { streamFetch } from './stream-fetch.ts';
 import type { ChatRequest, ModelProvider, StreamChunk } from './provider.ts';
 
@@ -67,12 +67,16 @@ function buildParams(model: string, req: ChatRequest): ChatStreamParams {
     max_tokens: req.maxTokens,
     messages: [
       { role: 'system', content: req.system },
+      ...(req.history ?? []).flatMap((turn) => [
+        { role: 'user' as const, content: userContent(turn) },
+        { role: 'assistant' as const, content: turn.assistant || NO_ANSWER },
+      ]),
       { role: 'user', content: userContent(req) },
     ],
   };
 }
 
-function userContent(req: ChatRequest): UserContent {
+function userContent(req: Pick<ChatRequest, 'user' | 'image'>): UserContent {
   if (!req.image) return req.user;
   const url = `data:${req.image.mimeType};base64,${req.image.data.toString('base64')}`;
   return [

@@ -1,10 +1,29 @@
 import type { BattleInputs, FinishReason, ImageMimeType, Language, ModelSpec, SideErrorCode } from '@duet/contracts';
 
+/** An image sent with a question. */
+export interface ChatImage {
+  mimeType: ImageMimeType;
+  data: Buffer;
+}
+
+/** An earlier turn of the conversation: what was asked, and what this model answered. */
+export interface ChatTurn {
+  user: string;
+  image?: ChatImage | undefined;
+  /** The model's own answer ('' when it gave none). */
+  assistant: string;
+}
+
+/** What an earlier turn without an answer (the model failed) is sent as: APIs refuse an empty one. */
+export const NO_ANSWER = '(no answer)';
+
 /** One request to one model. */
 export interface ChatRequest {
   system: string;
+  /** The earlier turns, first to last, before `user` (a follow-up's); none for a first question. */
+  history?: ChatTurn[] | undefined;
   user: string;
-  image?: { mimeType: ImageMimeType; data: Buffer } | undefined;
+  image?: ChatImage | undefined;
   maxTokens: number;
   /** Aborts the request (cancel, shutdown, idle time-out). */
   signal: AbortSignal;

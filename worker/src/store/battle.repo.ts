@@ -6,6 +6,10 @@ import { answerStyle } from './answer-style.ts';
 /** What the worker needs to run a battle. */
 export interface BattleToRun {
   id: string;
+  /** The battle's first turn, when this is a follow-up's row; null for a first turn. */
+  rootId: string | null;
+  /** 1 for a battle's first question, 2 and on for its follow-ups. */
+  turn: number;
   tool: string;
   lang: Language;
   text: string;
@@ -19,6 +23,8 @@ export interface BattleToRun {
 
 interface BattleRow {
   id: string;
+  root_id: string | null;
+  turn: number;
   tool: string;
   lang: Language;
   text: string;
@@ -31,10 +37,12 @@ interface BattleRow {
 }
 
 /** The columns of a {@link BattleRow}, of `battles b`. */
-const BATTLE_COLUMNS = 'b.id, b.tool, b.lang, b.text, b.inputs, b.status, b.has_image, b.model_a, b.model_b, b.budget_day';
+const BATTLE_COLUMNS = 'b.id, b.root_id, b.turn, b.tool, b.lang, b.text, b.inputs, b.status, b.has_image, b.model_a, b.model_b, b.budget_day';
 
 const battleOf = (r: BattleRow): BattleToRun => ({
   id: r.id,
+  rootId: r.root_id,
+  turn: r.turn,
   tool: r.tool,
   lang: r.lang,
   text: r.text,
@@ -211,4 +219,33 @@ export async function battleStates(db: Db, ids: readonly string[]): Promise<Map<
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<{ id: string; status: string }>('SELECT id, status FROM battles WHERE id = ANY($1::uuid[])', [ids]);
   return new Map(rows.map((r) => [r.id, r.status === 'finished' ? 'finished' : 'unfinished']));
+}
+
+/** An earlier turn of a battle, as a follow-up's models are given it. */
+export interface EarlierTurn {
+  turn: number;
+  text: string;
+  inputs: BattleInputs;
+  image: BattleImage | undefined;
+  /** Each side's stored answer. */
+  answers: Partial<Record<Side, string>>;
+}
+
+/** The turns of the battle `rootId` before turn `turn`, first to last, with their images and answers. */
+export async function earlierTurns(db: Db, rootId: string, turn: number): Promise<EarlierTurn[]> {
+  const { rows } = await db.query<{ turn: number; text: string; inputs: BattleInputs; mime_type: ImageMimeType | null; data: Buffer | null; answers: Partial<Record<Side, string>> }>(
+    `SELECT t.turn, t.text, t.inputs, i.mime_type, i.data,
+            (SELECT coalesce(json_object_agg(a.side, a.text), '{}') FROM answers a WHERE a.battle_id = t.id) AS answers
+       FROM battles t LEFT JOIN battle_images i ON i.battle_id = t.id AND i.cleaned
+      WHERE (t.id = $1 OR t.root_id = $1) AND t.turn < $2
+      ORDER BY t.turn`,
+    [rootId, turn],
+  );
+  return rows.map((r) => ({
+    turn: r.turn,
+    text: r.text,
+    inputs: r.inputs,
+    image: r.mime_type && r.data ? { mimeType: r.mime_type, data: r.data } : undefined,
+    answers: r.answers,
+  }));
 }

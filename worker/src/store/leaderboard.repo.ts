@@ -4,11 +4,13 @@ import type { Db } from '../infra/db.ts';
 import { withTransaction } from '../infra/db.ts';
 import { answerStyle } from './answer-style.ts';
 
-/** Counted votes of one tool, language, kind of question, pairing (sides as shown) and verdict: a cell of the fit. */
+/** Counted votes of one tool, language, kind of question, number of turns, pairing (sides as shown) and verdict: a cell of the fit. */
 export interface CountedRow {
   tool: string;
   lang: Language;
   has_image: boolean;
+  /** The battle had a follow-up (more than one turn) before the vote. */
+  multi_turn: boolean;
   model_a: string;
   label_a: string;
   family_a: ModelFamily;
@@ -25,15 +27,21 @@ export async function databaseNow(db: Db): Promise<Date> {
   return (rows[0] as { now: Date }).now;
 }
 
+/**
+ * Whether a vote's battle is multi-turn, over `battles b` joined on `votes.battle_id`: a vote is on
+ * the first turn's row, whose `turns` counts the conversation's turns (and stops changing at the vote).
+ */
+const MULTI_TURN = 'b.turns > 1';
+
 /** The counted votes whose time matches `range` (SQL over `v.created_at`), grouped as leaderboard_cells keeps them. */
 const cellsOfVotes = (range: string) => `
-  SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, max(b.label_a) AS label_a, max(b.family_a) AS family_a,
-         max(b.label_b) AS label_b, max(b.family_b) AS family_b, count(*)::int AS n
+  SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN} AS multi_turn, b.model_a, b.model_b, v.winner, max(b.label_a) AS label_a,
+         max(b.family_a) AS family_a, max(b.label_b) AS label_b, max(b.family_b) AS family_b, count(*)::int AS n
     FROM votes v JOIN battles b ON b.id = v.battle_id
    WHERE v.counted AND ${range}
-   GROUP BY v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner`;
+   GROUP BY v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.model_b, v.winner`;
 
-/** Aggregated in SQL: one row per tool, language, kind, pairing and outcome, a few thousand for 30 models whatever the votes. */
+/** Aggregated in SQL: one row per tool, language, kind, turns, pairing and outcome, a few thousand for 30 models whatever the votes. */
 export async function countedVotes(db: Db): Promise<CountedRow[]> {
   const { rows } = await db.query<CountedRow>(cellsOfVotes('true'));
   return rows;
@@ -50,7 +58,7 @@ export async function countedVotes(db: Db): Promise<CountedRow[]> {
  */
 export const FOLD_LAG_MS = 10_000;
 
-const CELL_KEY = 'tool, lang, has_image, model_a, model_b, winner';
+const CELL_KEY = 'tool, lang, has_image, multi_turn, model_a, model_b, winner';
 
 /** What a fold did: the watermark it moved to, and how many stored cells a recount corrected. */
 export interface FoldResult {
@@ -91,8 +99,8 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
                 RETURNING 1),
               dropped AS (
                 DELETE FROM leaderboard_cells c
-                 WHERE NOT EXISTS (SELECT 1 FROM truth t WHERE (t.tool, t.lang, t.has_image, t.model_a, t.model_b, t.winner)
-                                                           = (c.tool, c.lang, c.has_image, c.model_a, c.model_b, c.winner))
+                 WHERE NOT EXISTS (SELECT 1 FROM truth t WHERE (t.tool, t.lang, t.has_image, t.multi_turn, t.model_a, t.model_b, t.winner)
+                                                           = (c.tool, c.lang, c.has_image, c.multi_turn, c.model_a, c.model_b, c.winner))
                 RETURNING 1)
          SELECT ((SELECT count(*) FROM written) + (SELECT count(*) FROM dropped))::int AS n`,
         [through],
@@ -121,18 +129,18 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
  * folding.
  */
 export async function countedCells(db: Db, foldedThrough: Date): Promise<CountedRow[]> {
-  const counted = `SELECT tool, lang, has_image, model_a, label_a, family_a, model_b, label_b, family_b, winner, n FROM leaderboard_cells
+  const counted = `SELECT tool, lang, has_image, multi_turn, model_a, label_a, family_a, model_b, label_b, family_b, winner, n FROM leaderboard_cells
                    UNION ALL
-                   SELECT v.tool, b.lang, b.has_image, b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, v.winner, 1
+                   SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, v.winner, 1
                      FROM votes v JOIN battles b ON b.id = v.battle_id
                     WHERE v.counted AND v.created_at > $1`;
   const [cells, models] = await Promise.all([
-    db.query<[string, Language, boolean, string, string, number, number, number, number]>({
-      text: `SELECT tool, lang, has_image, model_a, model_b,
+    db.query<[string, Language, boolean, boolean, string, string, number, number, number, number]>({
+      text: `SELECT tool, lang, has_image, multi_turn, model_a, model_b,
                     sum(n) FILTER (WHERE winner = 'a')::int, sum(n) FILTER (WHERE winner = 'b')::int,
                     sum(n) FILTER (WHERE winner = 'tie')::int, sum(n) FILTER (WHERE winner = 'both_bad')::int
                FROM (${counted}) c
-              GROUP BY tool, lang, has_image, model_a, model_b`,
+              GROUP BY tool, lang, has_image, multi_turn, model_a, model_b`,
       values: [foldedThrough],
       rowMode: 'array',
     }),
@@ -147,12 +155,12 @@ export async function countedCells(db: Db, foldedThrough: Date): Promise<Counted
   ]);
   const meta = new Map(models.rows.map((m) => [m.model, m]));
   const rows: CountedRow[] = [];
-  for (const [tool, lang, hasImage, a, b, ...byVerdict] of cells.rows) {
+  for (const [tool, lang, hasImage, multiTurn, a, b, ...byVerdict] of cells.rows) {
     const ma = meta.get(a) as { label: string; family: ModelFamily };
     const mb = meta.get(b) as { label: string; family: ModelFamily };
     VERDICTS.forEach((winner, k) => {
       const n = byVerdict[k];
-      if (n) rows.push({ tool, lang, has_image: hasImage, model_a: a, label_a: ma.label, family_a: ma.family, model_b: b, label_b: mb.label, family_b: mb.family, winner, n });
+      if (n) rows.push({ tool, lang, has_image: hasImage, multi_turn: multiTurn, model_a: a, label_a: ma.label, family_a: ma.family, model_b: b, label_b: mb.label, family_b: mb.family, winner, n });
     });
   }
   return rows;
@@ -162,24 +170,32 @@ const VERDICTS: readonly Winner[] = ['a', 'b', 'tie', 'both_bad'];
 
 /**
  * One counted vote with both answers' style features, as arrays (`rowMode: 'array'`, far lighter
- * than an object per vote): tool, lang, has_image, model_a, model_b, winner, then the five
- * features of side a and the five of side b, in the order of STYLE_FEATURES.
+ * than an object per vote): tool, lang, has_image, multi_turn, model_a, model_b, winner, then the
+ * five features of side a and the five of side b, in the order of STYLE_FEATURES.
  */
-export type StyledRow = [string, Language, boolean, string, string, Winner, ...number[]];
+export type StyledRow = [string, Language, boolean, boolean, string, string, Winner, ...number[]];
+
+const STYLE_COLUMNS = ['length', 'headers', 'list_items', 'bold', 'code_blocks'] as const;
 
 /**
  * Every counted vote with its answers' styles, in a stable order (the bootstrap's draws follow it).
- * An answer without a stored style (none should be left after {@link backfillAnswerStyles}) reads
+ * The vote judges the whole conversation, so a side's style is the sum over its answers in every
+ * turn (as Chatbot Arena counts a conversation's); a one-turn battle's is its one answer's. An
+ * answer without a stored style (none should be left after {@link backfillAnswerStyles}) reads
  * as all zeros.
  */
 export async function styledVotes(db: Db): Promise<StyledRow[]> {
-  const side = (t: string) =>
-    ['length', 'headers', 'list_items', 'bold', 'code_blocks'].map((f) => `coalesce(${t}.style_${f}, 0)`).join(', ');
+  const side = (s: 'a' | 'b') => STYLE_COLUMNS.map((f) => `coalesce(s${s}.style_${f}, 0) + coalesce(fu.${f}_${s}, 0)`).join(', ');
+  const followUps = STYLE_COLUMNS.flatMap((f) => (['a', 'b'] as const).map((s) => `sum(fa.style_${f}) FILTER (WHERE fa.side = '${s}')::int AS ${f}_${s}`));
   const { rows } = await db.query<StyledRow>({
-    text: `SELECT v.tool, b.lang, b.has_image, b.model_a, b.model_b, v.winner, ${side('sa')}, ${side('sb')}
+    text: `SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.model_b, v.winner, ${side('a')}, ${side('b')}
              FROM votes v JOIN battles b ON b.id = v.battle_id
              LEFT JOIN answers sa ON sa.battle_id = v.battle_id AND sa.side = 'a'
              LEFT JOIN answers sb ON sb.battle_id = v.battle_id AND sb.side = 'b'
+             LEFT JOIN (SELECT f.root_id, ${followUps.join(', ')}
+                          FROM battles f JOIN answers fa ON fa.battle_id = f.id
+                         WHERE f.root_id IS NOT NULL
+                         GROUP BY f.root_id) fu ON fu.root_id = v.battle_id
             WHERE v.counted
             ORDER BY v.created_at, v.battle_id`,
     rowMode: 'array',
@@ -221,12 +237,14 @@ export async function backfillAnswerStyles(db: Db, batch = 2_000): Promise<numbe
   }
 }
 
-/** A model's speed over one slice of the counted battles: all (every key null), a tool, a language or a kind. */
+/** A model's speed over one slice of the counted battles: all (every key null), a tool, a language, a kind or the multi-turn ones. */
 export interface SpeedRow extends ModelSpeed {
   model: string;
   tool: string | null;
   lang: Language | null;
   has_image: boolean | null;
+  /** True on the multi-turn battles' figures, null on every other slice's. */
+  multi_turn: boolean | null;
 }
 
 /**
@@ -238,15 +256,18 @@ export const SPEED_SAMPLE_BATTLES = 50_000;
 
 /**
  * Medians (and the middle half of the first-token times) of the answers of counted battles, per
- * model, overall and per tool, language and kind of question, in one pass (grouping sets).
- * Tokens per second count the output tokens over the time after the first one. With more than
- * {@link SPEED_SAMPLE_BATTLES} counted battles (`countedBattles`), a sample of about that many;
- * `answers` says how many answers each figure comes from.
+ * model, overall and per tool, language, kind of question and for the multi-turn battles, in one
+ * pass (grouping sets; the one-turn battles' own slice is left out, no board shows it). Every
+ * slice reads each battle's first turn, so the multi-turn figures compare with the others (a
+ * follow-up's first token waits on a longer conversation). Tokens per second count the output
+ * tokens over the time after the first one. With more than {@link SPEED_SAMPLE_BATTLES} counted
+ * battles (`countedBattles`), a sample of about that many; `answers` says how many answers each
+ * figure comes from.
  */
 export async function speedStats(db: Db, countedBattles: number): Promise<SpeedRow[]> {
   const share = Math.min(1, SPEED_SAMPLE_BATTLES / Math.max(1, countedBattles));
   const { rows } = await db.query<SpeedRow>(
-    `SELECT a.model, v.tool, b.lang, b.has_image,
+    `SELECT a.model, v.tool, b.lang, b.has_image, ${MULTI_TURN} AS multi_turn,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY a.ttft_ms) AS "ttftMsP50",
             percentile_cont(0.25) WITHIN GROUP (ORDER BY a.ttft_ms) AS "ttftMsP25",
             percentile_cont(0.75) WITHIN GROUP (ORDER BY a.ttft_ms) AS "ttftMsP75",
@@ -255,7 +276,8 @@ export async function speedStats(db: Db, countedBattles: number): Promise<SpeedR
             count(*)::int AS answers
        FROM votes v JOIN battles b ON b.id = v.battle_id JOIN answers a ON a.battle_id = v.battle_id
       WHERE v.counted AND ($1::float8 >= 1 OR (hashtext(v.battle_id::text) & 65535) < $1::float8 * 65536)
-      GROUP BY GROUPING SETS ((a.model), (a.model, v.tool), (a.model, b.lang), (a.model, b.has_image))`,
+      GROUP BY GROUPING SETS ((a.model), (a.model, v.tool), (a.model, b.lang), (a.model, b.has_image), (a.model, ${MULTI_TURN}))
+     HAVING ${MULTI_TURN} IS NOT FALSE`,
     [share],
   );
   return rows;
@@ -293,9 +315,9 @@ export async function writeSpeeds(db: Db, speeds: SpeedRow[]): Promise<void> {
   await withTransaction(db, async (client) => {
     await client.query('DELETE FROM leaderboard_speeds');
     await client.query(
-      `INSERT INTO leaderboard_speeds (model, tool, lang, has_image, ttft_ms_p50, ttft_ms_p25, ttft_ms_p75, tokens_per_second_p50, answer_chars_p50, answers)
-       SELECT model, tool, lang, has_image, "ttftMsP50", "ttftMsP25", "ttftMsP75", "tokensPerSecondP50", "answerCharsP50", answers
-         FROM jsonb_to_recordset($1::jsonb) AS d(model text, tool text, lang text, has_image boolean, "ttftMsP50" float8, "ttftMsP25" float8,
+      `INSERT INTO leaderboard_speeds (model, tool, lang, has_image, multi_turn, ttft_ms_p50, ttft_ms_p25, ttft_ms_p75, tokens_per_second_p50, answer_chars_p50, answers)
+       SELECT model, tool, lang, has_image, multi_turn, "ttftMsP50", "ttftMsP25", "ttftMsP75", "tokensPerSecondP50", "answerCharsP50", answers
+         FROM jsonb_to_recordset($1::jsonb) AS d(model text, tool text, lang text, has_image boolean, multi_turn boolean, "ttftMsP50" float8, "ttftMsP25" float8,
                                                  "ttftMsP75" float8, "tokensPerSecondP50" float8, "answerCharsP50" float8, answers integer)`,
       [JSON.stringify(speeds)],
     );
@@ -305,7 +327,7 @@ export async function writeSpeeds(db: Db, speeds: SpeedRow[]): Promise<void> {
 /** The speed figures the last style refit stored (none before its first run). */
 export async function storedSpeeds(db: Db): Promise<SpeedRow[]> {
   const { rows } = await db.query<SpeedRow>(
-    `SELECT model, tool, lang, has_image, ttft_ms_p50 AS "ttftMsP50", ttft_ms_p25 AS "ttftMsP25", ttft_ms_p75 AS "ttftMsP75",
+    `SELECT model, tool, lang, has_image, multi_turn, ttft_ms_p50 AS "ttftMsP50", ttft_ms_p25 AS "ttftMsP25", ttft_ms_p75 AS "ttftMsP75",
             tokens_per_second_p50 AS "tokensPerSecondP50", answer_chars_p50 AS "answerCharsP50", answers
        FROM leaderboard_speeds`,
   );

@@ -6,6 +6,7 @@ import type { AnswerDiff } from '../../components/AnswerDiff/answer-diff.ts';
 import { diffAnswers } from '../../components/AnswerDiff/answer-diff.ts';
 import { LazyMarkdown as Markdown } from '../../components/Markdown/LazyMarkdown.tsx';
 import { CATEGORY_LABELS, LANGUAGE_LABELS } from '../../i18n/input-labels.ts';
+import { FollowUps } from './FollowUps.tsx';
 
 interface HistoryEntryProps {
   entry: Entry;
@@ -122,6 +123,7 @@ export function HistoryEntry({ entry, dateFormat }: HistoryEntryProps) {
           />
         ))}
       </div>
+      <FollowUps entry={entry} />
     </article>
   );
 }

@@ -10,8 +10,9 @@ interface BoardControlsProps {
 }
 
 /**
- * Two switches over the board: which votes (every question, a language, with or without a picture)
- * and which ratings (as voted, or style-controlled). Radio groups: one choice each, arrow keys move.
+ * Two switches over the board: which votes (every question, a language, with or without a picture,
+ * with follow-ups) and which ratings (as voted, or style-controlled). Radio groups: one choice
+ * each, arrow keys move.
  */
 export function BoardControls({ category, control, onCategory, onControl }: BoardControlsProps) {
   const { t } = useTranslation('leaderboard');

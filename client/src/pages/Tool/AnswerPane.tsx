@@ -1,5 +1,6 @@
 import type { ShownStats, Side } from '@duet/contracts';
 import type { SideView } from '@duet/contracts/live';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnswerDiffText } from '../../components/AnswerDiff/AnswerDiff.tsx';
 import type { AnswerDiff } from '../../components/AnswerDiff/answer-diff.ts';
@@ -20,13 +21,15 @@ interface AnswerPaneProps {
   inLine?: boolean;
   /** Both answers compared: the text is shown in difference mode instead of as Markdown. */
   diff?: AnswerDiff | null;
+  /** The rank of the pane's heading: 4 inside a turn of a conversation. */
+  headingLevel?: 3 | 4;
 }
 
 /**
  * One model's answer: label, progress, the text streaming in as Markdown, then its figures (or,
  * in a blind battle before the vote, a note that they come after it).
  */
-export function AnswerPane({ side, view, label, revealed, picked, inLine, diff }: AnswerPaneProps) {
+export function AnswerPane({ side, view, label, revealed, picked, inLine, diff, headingLevel = 3 }: AnswerPaneProps) {
   const { t } = useTranslation('battle');
   const state = view?.state ?? 'waiting';
   const name = sideLabel(t, view?.label ?? label);
@@ -48,7 +51,8 @@ export function AnswerPane({ side, view, label, revealed, picked, inLine, diff }
               ? t('side.stopped')
               : t('side.done');
   const stats = state === 'done' ? (view?.stats ?? null) : null;
-  const titleId = `answer-${side}-title`;
+  const titleId = `${useId()}-title`;
+  const Heading = headingLevel === 4 ? 'h4' : 'h3';
 
   return (
     <article
@@ -63,9 +67,9 @@ export function AnswerPane({ side, view, label, revealed, picked, inLine, diff }
           <span className="pane__badge" aria-hidden="true">
             {side.toUpperCase()}
           </span>
-          <h3 id={titleId} className="pane__label">
+          <Heading id={titleId} className="pane__label">
             {name}
-          </h3>
+          </Heading>
           {picked && <span className="pane__picked">{t('side.winner')}</span>}
         </div>
         <span className={`pane__status pane__status--${cancelled && state === 'done' ? 'stopped' : state}`} data-testid={`status-${side}`}>

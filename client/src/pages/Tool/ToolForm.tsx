@@ -12,10 +12,10 @@ import { requestFromDraft } from './battle-request.ts';
 import type { FormField } from './field-issues.ts';
 import { missingFieldMessages, missingFields } from './field-issues.ts';
 import { FieldError } from './FieldError.tsx';
-import { formatBytes } from './format-bytes.ts';
 import { describedBy, fieldErrorId } from './form-ids.ts';
 import { ImageField } from './ImageField.tsx';
 import { KeywordsField } from './KeywordsField.tsx';
+import { imageProblemMessage } from './messages.ts';
 import { ModelChoice } from './ModelChoice.tsx';
 import type { ModelOption, ModelPicks } from './model-choice.ts';
 import { chosenPair, NO_PICKS, pickModel } from './model-choice.ts';
@@ -76,15 +76,7 @@ export function ToolForm({ tool, busy, submitting, inLine, serverError, offerSig
   if (f.text && textOver) {
     errors.text = t(textKeys.tooLong, { length: nf.format(textLength), max: nf.format(max), over: nf.format(textLength - max) });
   }
-  if (image.problem) {
-    const { problem, size } = image.problem;
-    errors.image =
-      problem === 'image_too_large'
-        ? t('validation.imageTooLarge', { size: formatBytes(size, i18n.language) })
-        : problem === 'image_empty'
-          ? t('validation.imageEmpty')
-          : t('validation.imageType');
-  }
+  if (image.problem) errors.image = imageProblemMessage(t, image.problem, i18n.language);
   const keywordErrors = draft.keywords.map((k, i) =>
     f.keywords && k.trim().length > LIMITS.keywordMaxChars
       ? t('validation.keywordTooLong', { n: i + 1, count: k.trim().length, max: LIMITS.keywordMaxChars })

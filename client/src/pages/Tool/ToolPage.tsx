@@ -1,9 +1,7 @@
-import type { AnswerStats, CreateBattleRequest, CreateBattleResponse, Winner } from '@duet/contracts';
-import type { SideView } from '@duet/contracts/live';
-import { sideEnded } from '@duet/contracts/live';
+import type { CreateBattleRequest, CreateBattleResponse, Winner } from '@duet/contracts';
 import type { ToolDefinition } from '@duet/contracts/tools';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { askWithChallenge, challengeSolver } from '../../api/challenge.ts';
@@ -11,15 +9,15 @@ import { duetApi } from '../../api/duet-api.ts';
 import { metaQuery, useMeta } from '../../api/use-meta.ts';
 import { historyToolKey } from '../../api/history-query.ts';
 import { forgetBattle, recallBattle, rememberBattle, useLiveBattle } from '../../api/use-live-battle.ts';
-import { DiffToggle } from '../../components/AnswerDiff/AnswerDiff.tsx';
-import { diffAnswers } from '../../components/AnswerDiff/answer-diff.ts';
 import { preloadMarkdown } from '../../components/Markdown/LazyMarkdown.tsx';
+import { bothAnswered, conversationFinished, conversationVoted, currentTurn, nextTurn, startConversation } from '../../state/conversation.ts';
 import { useDuetStore } from '../../state/store.ts';
 import { toast } from '../../state/toasts.ts';
 import NotFoundPage from '../NotFound/NotFoundPage.tsx';
 import { toolForRoute } from '../tool-route.ts';
-import { AnswerPane } from './AnswerPane.tsx';
-import { apiErrorMessage, chosenModelsRefused, queuePlaceMessage, signUpWouldHelp } from './messages.ts';
+import { BattleTurns } from './BattleTurns.tsx';
+import { FollowUpForm, TurnLimitNote } from './FollowUpForm.tsx';
+import { apiErrorMessage, chosenModelsRefused, followUpErrorMessage, queuePlaceMessage, signUpWouldHelp } from './messages.ts';
 import { usePacedText } from './paced-text.ts';
 import { choosableModels } from './model-choice.ts';
 import { ToolForm } from './ToolForm.tsx';
@@ -28,10 +26,13 @@ import { VoteResult } from './VoteResult.tsx';
 import './ToolPage.css';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
-/** How long to wait for a battle's first snapshot before offering to start over. */
+/** How long to wait for a turn's first snapshot before offering to start over. */
 const STALL_MS = 15_000;
 
-/** `/:contentTitle`: one tool's question form, the two live answers, the vote and the reveal. */
+/**
+ * `/:contentTitle`: one tool's question form, the two live answers, follow-up questions (each
+ * turn's two answers in turn), the vote and the reveal.
+ */
 export default function ToolPage() {
   const { contentTitle } = useParams();
   const tool = toolForRoute(contentTitle);
@@ -43,18 +44,22 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   const { t } = useTranslation('battle');
   const queryClient = useQueryClient();
   const promptResult = useDuetStore((s) => s.promptResult);
-  const liveBattle = useDuetStore((s) => s.battle);
+  const conversation = useDuetStore((s) => s.conversation);
   const queuePlace = useDuetStore((s) => s.queuePlace);
   const setPromptResult = useDuetStore((s) => s.setPromptResult);
+  const addFollowUp = useDuetStore((s) => s.addFollowUp);
   const resetBattle = useDuetStore((s) => s.resetBattle);
   const answersRef = useRef<HTMLElement>(null);
   const [stalledId, setStalledId] = useState<string | null>(null);
-  // The battle whose answers are shown in difference mode: a new battle starts with it off.
-  const [diffId, setDiffId] = useState<string | null>(null);
+  // The follow-up just sent: focus moves to its turn.
+  const [focusTurnId, setFocusTurnId] = useState<string | null>(null);
 
   const created = promptResult.battle;
   const vote = promptResult.vote && created && promptResult.vote.battleId === created.battleId ? promptResult.vote : undefined;
-  const snapshot = liveBattle && created && liveBattle.battleId === created.battleId ? liveBattle : null;
+  // Until the socket has told anything, the battle asked is a first turn with no snapshot yet.
+  const shown = created ? (conversation?.battleId === created.battleId ? conversation : startConversation(created.battleId)) : null;
+  const current = shown ? currentTurn(shown) : null;
+  const snapshot = current?.snapshot ?? null;
   const title = t(`contents:${tool.titleKey}`);
   const historyHref = `/history${tool.route}`;
 
@@ -77,20 +82,22 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
   }, [created]);
 
   // A resumed battle that was voted on already: nothing more to do with it, show the empty form.
+  const votedElsewhere = !!shown && conversationVoted(shown) && !vote;
   useEffect(() => {
-    if (snapshot?.voted && !vote) {
+    if (votedElsewhere) {
       forgetBattle(tool.slug);
       resetBattle();
     }
-  }, [snapshot?.voted, vote, tool.slug, resetBattle]);
+  }, [votedElsewhere, tool.slug, resetBattle]);
 
-  // No snapshot for a long while (battle gone, gateway unreachable): offer to start over.
+  // No snapshot of the current turn for a long while (battle gone, gateway unreachable): offer to start over.
+  const currentId = current?.battleId ?? null;
   useEffect(() => {
-    if (!created || snapshot) return;
-    const timer = setTimeout(() => setStalledId(created.battleId), STALL_MS);
+    if (!currentId || snapshot) return;
+    const timer = setTimeout(() => setStalledId(currentId), STALL_MS);
     return () => clearTimeout(timer);
-  }, [created, snapshot]);
-  const stalled = !!created && !snapshot && stalledId === created.battleId;
+  }, [currentId, snapshot]);
+  const stalled = !!currentId && !snapshot && stalledId === currentId;
 
   // The challenge of the next question is solved while the visitor writes it.
   useEffect(() => {
@@ -121,24 +128,33 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
     },
   });
 
+  // Stop acts on the turn running: its own id, the battle's vote token.
   const cancel = useMutation({
-    mutationFn: (battle: CreateBattleResponse) => duetApi.cancel(battle.battleId, battle.voteToken),
+    mutationFn: ({ turnBattleId, voteToken }: { turnBattleId: string; voteToken: string }) => duetApi.cancel(turnBattleId, voteToken),
     onError: (err) => toast.error(apiErrorMessage(t, err)),
   });
 
+  const followUp = useMutation({
+    mutationFn: ({ battle, text, image }: { battle: CreateBattleResponse; text: string; image: File | null }) =>
+      duetApi.followUp(battle.battleId, { text, voteToken: battle.voteToken }, image),
+    onSuccess: (res, { text, image }) => {
+      addFollowUp(res.battleId, { turn: res.turn.number, battleId: res.turn.battleId, text, imageUrl: image ? URL.createObjectURL(image) : null });
+      setFocusTurnId(res.turn.battleId);
+      cancel.reset();
+    },
+  });
+
   const finished = !!snapshot?.finished;
-  // Both texts are complete; the vote opens once both are stored too (`finished`).
-  const answered = !!snapshot && [snapshot.sides.a, snapshot.sides.b].every((s) => sideEnded(s) || s.state === 'saving');
+  // Both texts are complete; the vote opens once every turn's are stored too.
+  const answered = bothAnswered(snapshot);
   const running = !!created && !vote && !finished && !stalled;
   const streaming = running && !!snapshot && !answered;
-  // The difference is offered once both texts are complete, and when there are two to compare.
-  const textA = snapshot?.sides.a.text ?? '';
-  const textB = snapshot?.sides.b.text ?? '';
-  const diffable = answered && textA !== '' && textB !== '';
-  const diffOn = diffable && diffId === created?.battleId;
-  const diff = useMemo(() => (diffOn ? diffAnswers(textA, textB) : null), [diffOn, textA, textB]);
-  // The question still waits for a worker: its place in line, while neither model has started.
-  const inLine = queuePlace && !snapshot?.sides.a.text && !snapshot?.sides.b.text && snapshot?.sides.a.state === 'waiting' ? queuePlace : null;
+  const next = shown ? nextTurn(shown, { maxTurns: meta?.maxTurns, voted: !!vote }) : null;
+  // The current turn still waits for a worker: its place in line, while neither model has started.
+  const inLine =
+    queuePlace && queuePlace.battleId === currentId && !snapshot?.sides.a.text && !snapshot?.sides.b.text && snapshot?.sides.a.state === 'waiting'
+      ? queuePlace
+      : null;
 
   function startOver() {
     forgetBattle(tool.slug);
@@ -146,8 +162,9 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
     create.reset();
     castVote.reset();
     cancel.reset();
+    followUp.reset();
     requestAnimationFrame(() => {
-      const form = document.querySelector<HTMLElement>('.ask input:not([type=hidden]):not(:disabled), .ask textarea');
+      const form = document.querySelector<HTMLElement>('.tool-page__ask .ask input:not([type=hidden]):not(:disabled), .tool-page__ask .ask textarea');
       form?.scrollIntoView({ behavior: 'smooth', block: 'center' });
       form?.focus({ preventScroll: true });
     });
@@ -155,7 +172,39 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
 
   // The place in line is read out when it first shows, then at most every 30 s, not at each move.
   const inLineAnnounce = usePacedText(inLine ? queuePlaceMessage(t, inLine) : '', 30_000);
-  const announce = vote ? t('battle.votedAnnounce') : finished ? t('battle.finishedAnnounce') : inLineAnnounce;
+  const finishedAnnounce = current && current.number > 1 ? t('turns.finishedAnnounce', { number: current.number }) : t('battle.finishedAnnounce');
+  const announce = vote ? t('battle.votedAnnounce') : finished ? finishedAnnounce : inLineAnnounce;
+
+  const stopping = cancel.isPending || (cancel.isSuccess && cancel.variables.turnBattleId === currentId);
+  const stopButton = streaming && created && currentId && (
+    <button
+      type="button"
+      className="btn btn--stop"
+      onClick={() => cancel.mutate({ turnBattleId: currentId, voteToken: created.voteToken })}
+      disabled={stopping}
+      data-testid="stop"
+    >
+      <span className="btn--stop__icon" aria-hidden="true" />
+      {stopping ? t('battle.stopping') : t('battle.stop')}
+    </button>
+  );
+  const turnStatus = (
+    <>
+      {stalled && (
+        <div className="duet-battle__stalled" role="alert">
+          <span>{t('battle.stalled')}</span>
+          <button type="button" className="btn btn--sm" onClick={startOver}>
+            {t('battle.startOver')}
+          </button>
+        </div>
+      )}
+      {inLine && (
+        <p className="duet-battle__queued" data-testid="queue-place">
+          {queuePlaceMessage(t, inLine)}
+        </p>
+      )}
+    </>
+  );
 
   return (
     <div className="tool-page container">
@@ -190,7 +239,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
         </h2>
         <ToolForm
           tool={tool}
-          busy={create.isPending || running}
+          busy={create.isPending || followUp.isPending || running}
           submitting={create.isPending}
           inLine={inLine !== null}
           serverError={create.isError ? apiErrorMessage(t, create.error, undefined, !!create.variables?.req.models) : null}
@@ -199,6 +248,7 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
           onSubmit={(req, image) => {
             castVote.reset();
             cancel.reset();
+            followUp.reset();
             create.mutate({ req, image });
           }}
         />
@@ -208,63 +258,38 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
         {announce}
       </p>
 
-      {created && (
+      {created && shown && (
         <section className="duet-battle" ref={answersRef} aria-labelledby="answers-heading" data-testid="battle">
-          <div className="duet-battle__bar">
-            <h2 id="answers-heading" className="tool-page__section-title">
-              {t('battle.heading')}
-            </h2>
-            {streaming && (
-              <button
-                type="button"
-                className="btn btn--stop"
-                onClick={() => cancel.mutate(created)}
-                disabled={cancel.isPending || cancel.isSuccess}
-                data-testid="stop"
-              >
-                <span className="btn--stop__icon" aria-hidden="true" />
-                {cancel.isPending || cancel.isSuccess ? t('battle.stopping') : t('battle.stop')}
-              </button>
-            )}
-            {diffable && <DiffToggle on={diffOn} onChange={(on) => setDiffId(on ? created.battleId : null)} testId="diff-toggle" />}
-          </div>
+          <BattleTurns
+            turns={shown.turns}
+            labels={{ a: created.sides.a.label, b: created.sides.b.label }}
+            vote={vote}
+            inLine={inLine !== null}
+            stop={stopButton}
+            status={turnStatus}
+            focusTurnId={focusTurnId}
+          />
 
-          {stalled && (
-            <div className="duet-battle__stalled" role="alert">
-              <span>{t('battle.stalled')}</span>
-              <button type="button" className="btn btn--sm" onClick={startOver}>
-                {t('battle.startOver')}
-              </button>
-            </div>
+          {next?.kind === 'ask' && (
+            <FollowUpForm
+              key={currentId}
+              tool={tool}
+              number={next.number}
+              maxTurns={meta?.maxTurns}
+              sending={followUp.isPending}
+              serverError={followUp.isError ? followUpErrorMessage(t, followUp.error) : null}
+              onSubmit={(text, image) => followUp.mutate({ battle: created, text, image })}
+            />
           )}
-
-          {inLine && (
-            <p className="duet-battle__queued" data-testid="queue-place">
-              {queuePlaceMessage(t, inLine)}
-            </p>
-          )}
-
-          <div className="duet-battle__panes">
-            {(['a', 'b'] as const).map((side) => (
-              <AnswerPane
-                key={side}
-                side={side}
-                view={withVoteStats(snapshot?.sides[side] ?? null, vote?.sides[side].stats)}
-                label={created.sides[side].label}
-                revealed={vote?.sides[side].label}
-                picked={vote?.winner === side}
-                inLine={inLine !== null}
-                diff={diff}
-              />
-            ))}
-          </div>
+          {next?.kind === 'limit' && meta && <TurnLimitNote maxTurns={meta.maxTurns} />}
 
           {answered && !vote && (
             <VoteBar
               onVote={(winner) => castVote.mutate({ battle: created, winner })}
-              saving={!finished}
+              saving={!conversationFinished(shown)}
               pending={castVote.isPending ? (castVote.variables?.winner ?? null) : null}
               error={castVote.isError ? apiErrorMessage(t, castVote.error) : null}
+              conversation={shown.turns.length > 1}
             />
           )}
           {vote && <VoteResult vote={vote} voteToken={created.voteToken} historyHref={historyHref} onAskAgain={startOver} />}
@@ -272,9 +297,4 @@ function ToolScreen({ tool }: { tool: ToolDefinition }) {
       )}
     </div>
   );
-}
-
-/** A side as shown: once voted on, with the figures the vote revealed (a blind battle kept them back). */
-function withVoteStats(view: SideView | null, revealed: AnswerStats | null | undefined): SideView | null {
-  return view && revealed ? { ...view, stats: revealed } : view;
 }

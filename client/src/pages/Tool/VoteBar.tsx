@@ -10,17 +10,19 @@ interface VoteBarProps {
   saving: boolean;
   pending: Winner | null;
   error: string | null;
+  /** The battle has follow-ups: the vote judges the whole conversation. */
+  conversation?: boolean;
 }
 
 /** Asks which answer is better once both are in; the choices open once both are stored. */
-export function VoteBar({ onVote, saving, pending, error }: VoteBarProps) {
+export function VoteBar({ onVote, saving, pending, error, conversation }: VoteBarProps) {
   const { t } = useTranslation('battle');
   return (
     <section className="vote-bar duet-card" aria-labelledby="vote-heading" data-testid="vote-bar">
       <h2 id="vote-heading" className="vote-bar__heading">
         {t('vote.heading')}
       </h2>
-      <p className="vote-bar__hint">{t('vote.hint')}</p>
+      <p className="vote-bar__hint">{conversation ? t('vote.hintConversation') : t('vote.hint')}</p>
       <div className="vote-bar__buttons" role="group" aria-labelledby="vote-heading">
         {VOTE_CHOICES.map((w) => (
           <button

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/http.ts';
 import en from '../../i18n/locales/en/battle.json';
 import ko from '../../i18n/locales/ko/battle.json';
-import { API_ERROR_MESSAGES, apiErrorMessage, queuePlaceMessage, SIDE_ERROR_MESSAGES, sideErrorMessage, sideLabel } from './messages.ts';
+import { API_ERROR_MESSAGES, apiErrorMessage, followUpErrorMessage, queuePlaceMessage, SIDE_ERROR_MESSAGES, sideErrorMessage, sideLabel } from './messages.ts';
 
 /** A `t` that answers the key it was asked for. */
 const t = ((key: string) => key) as unknown as TFunction<'battle'>;
@@ -57,6 +57,17 @@ describe('messages about failures', () => {
     expect(apiErrorMessage(t, otherField, undefined, true)).toBe('errors.validation_failed');
     expect(apiErrorMessage(t, unavailable)).toBe('errors.models_unavailable');
     expect(apiErrorMessage(t, refused)).toBe('errors.validation_failed');
+  });
+});
+
+describe('a refused follow-up', () => {
+  it('says a turn still running as such, the turn limit and the rest as any call’s', () => {
+    expect(followUpErrorMessage(t, new ApiError(409, 'battle_not_finished', 'Still running'))).toBe('followUp.notFinished');
+    expect(followUpErrorMessage(t, new ApiError(409, 'turn_limit', 'At most 8'))).toBe('errors.turn_limit');
+    expect(followUpErrorMessage(t, new ApiError(409, 'already_voted', 'Voted'))).toBe('errors.already_voted');
+    expect(followUpErrorMessage(t, new ApiError(0, 'network_error', 'The network request failed'))).toBe('errors.network_error');
+    expect(translated(en, 'followUp.notFinished')).toEqual(expect.any(String));
+    expect(translated(ko, 'followUp.notFinished')).toEqual(expect.any(String));
   });
 });
 

@@ -3,6 +3,8 @@ import type { QueuePlace } from '@duet/contracts/socket-events';
 import { BLIND_LABELS } from '@duet/contracts/schemas/battle.schema';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/http.ts';
+import { formatBytes } from './format-bytes.ts';
+import type { ImageProblem } from './image-check.ts';
 
 /** A failed call's code: the API's, or `network_error` when no answer came. */
 type ApiFailureCode = ErrorCode | 'network_error';
@@ -27,6 +29,7 @@ export const API_ERROR_MESSAGES: Record<ApiFailureCode, `errors.${string}`> = {
   not_voted: 'errors.not_voted',
   reasons_given: 'errors.reasons_given',
   too_late: 'errors.too_late',
+  turn_limit: 'errors.turn_limit',
   rate_limited: 'errors.rate_limited',
   unavailable: 'errors.unavailable',
   busy: 'errors.busy',
@@ -85,6 +88,21 @@ export function apiErrorMessage(t: TFunction<'battle'>, err: unknown, now: Date 
     return signedInLimit !== null && signedInLimit > limit ? t('errors.quota_exceeded_signup', { limit, signedInLimit }) : t('errors.quota_exceeded', { limit });
   }
   return t(messageOf(API_ERROR_MESSAGES, code, 'errors.generic'));
+}
+
+/**
+ * A refused follow-up, in the visitor's language: as `apiErrorMessage` says it, but a turn still
+ * running is said as such (the code is the vote's too, whose message speaks of voting).
+ */
+export function followUpErrorMessage(t: TFunction<'battle'>, err: unknown, now: Date = new Date()): string {
+  if (err instanceof ApiError && err.code === 'battle_not_finished') return t('followUp.notFinished');
+  return apiErrorMessage(t, err, now);
+}
+
+/** Why a picked image was refused, in the visitor's language (its size in the visitor's units). */
+export function imageProblemMessage(t: TFunction<'battle'>, { problem, size }: { problem: ImageProblem; size: number }, language: string): string {
+  if (problem === 'image_too_large') return t('validation.imageTooLarge', { size: formatBytes(size, language) });
+  return problem === 'image_empty' ? t('validation.imageEmpty') : t('validation.imageType');
 }
 
 /** Whether a failed question is one that signing up would let through (an anonymous visitor's spent quota). */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDuetStore } from '../../state/store.ts';
 import { checkImage } from './image-check.ts';
 import type { ImageProblem } from './image-check.ts';
@@ -17,15 +17,32 @@ export interface PickedImage {
   remove: () => void;
 }
 
-/** Holds the form's image; the preview's object URL is released when the form goes. */
-export function usePickedImage(): PickedImage {
+/**
+ * Where a form keeps its preview's object URL: the store's `uploadedImage` (the question's form, as
+ * the specification has it) or the form's own state (a follow-up's form, shown beside the other).
+ * The URL is released when it is replaced and when the form goes.
+ */
+function usePreviewUrl(own: boolean): [string, (url: string) => void] {
+  const stored = useDuetStore((s) => s.uploadedImage);
+  const setStored = useDuetStore((s) => s.setUploadedImage);
+  const [mine, setMine] = useState('');
+  const mineRef = useRef('');
+  const setOwn = useCallback((url: string) => {
+    if (mineRef.current && mineRef.current !== url) URL.revokeObjectURL(mineRef.current);
+    mineRef.current = url;
+    setMine(url);
+  }, []);
+  const set = own ? setOwn : setStored;
+  useEffect(() => () => set(''), [set]);
+  return [own ? mine : stored, set];
+}
+
+/** Holds a form's image; `own`: its preview is the form's own, not the store's `uploadedImage`. */
+export function usePickedImage(own = false): PickedImage {
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<PickedImage['problem']>(null);
   const [checking, setChecking] = useState(false);
-  const previewUrl = useDuetStore((s) => s.uploadedImage);
-  const setUploadedImage = useDuetStore((s) => s.setUploadedImage);
-
-  useEffect(() => () => setUploadedImage(''), [setUploadedImage]);
+  const [previewUrl, setUploadedImage] = usePreviewUrl(own);
 
   async function pick(picked: File | undefined) {
     if (!picked) return;

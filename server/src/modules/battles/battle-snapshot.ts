@@ -1,5 +1,5 @@
 import { applySideEvent, BLIND_LABELS, concealStats, emptySide, SIDES, sideEnded, ZSideErrorCodeSchema } from '@duet/contracts';
-import type { BattleEvent, BattleSnapshot, SideView } from '@duet/contracts';
+import type { BattleEvent, BattleSnapshot, FollowUpView, SideView } from '@duet/contracts';
 import type { BattleRow, StoredAnswer } from './battle.repo.ts';
 import { statsOf } from './battle.repo.ts';
 
@@ -19,7 +19,7 @@ function sideFromAnswer(label: string, a: StoredAnswer): SideView {
  * expired stream, a stream that lost deltas in a Redis restart, and an end that never made it.
  * A blind battle keeps each answer's figures back until its vote.
  */
-export function foldSnapshot(battle: BattleRow, events: BattleEvent[], answers: StoredAnswer[], voted: boolean): BattleSnapshot {
+export function foldSnapshot(battle: BattleRow, events: BattleEvent[], answers: StoredAnswer[], voted: boolean, followUps: FollowUpView[] = []): BattleSnapshot {
   const label = (side: 'a' | 'b') => (battle.mode === 'blind' ? BLIND_LABELS[side] : battle.sides[side].label);
   const sides = { a: emptySide(label('a')), b: emptySide(label('b')) };
   for (const e of events) sides[e.side] = applySideEvent(sides[e.side], e).view;
@@ -32,5 +32,5 @@ export function foldSnapshot(battle: BattleRow, events: BattleEvent[], answers: 
       if (stats) sides[side] = { ...sides[side], stats: concealStats(stats) };
     }
   }
-  return { battleId: battle.id, tool: battle.tool, sides, finished: sideEnded(sides.a) && sideEnded(sides.b), voted };
+  return { battleId: battle.id, tool: battle.tool, turn: battle.turn, followUps, sides, finished: sideEnded(sides.a) && sideEnded(sides.b), voted };
 }

@@ -27,6 +27,9 @@ export interface NewBattle {
 
 export interface BattleRow {
   id: string;
+  /** The battle's first turn, for a follow-up's row; null for a first turn's. */
+  rootId: string | null;
+  turn: number;
   tool: string;
   mode: BattleMode;
   status: 'queued' | 'running' | 'finished';
@@ -80,6 +83,8 @@ export async function deleteBattle(db: Queryable, id: string): Promise<void> {
 
 interface RawBattle extends RawSides {
   id: string;
+  root_id: string | null;
+  turn: number;
   tool: string;
   mode: BattleMode;
   status: BattleRow['status'];
@@ -89,6 +94,8 @@ interface RawBattle extends RawSides {
 
 const toBattleRow = (r: RawBattle): BattleRow => ({
   id: r.id,
+  rootId: r.root_id,
+  turn: r.turn,
   tool: r.tool,
   mode: r.mode,
   status: r.status,
@@ -99,7 +106,7 @@ const toBattleRow = (r: RawBattle): BattleRow => ({
 
 export async function findBattle(db: Queryable, id: string): Promise<BattleRow | null> {
   const { rows } = await db.query<RawBattle>(
-    `SELECT id, tool, mode, status, moderation, vote_token_hash, model_a, label_a, family_a, model_b, label_b, family_b
+    `SELECT id, root_id, turn, tool, mode, status, moderation, vote_token_hash, model_a, label_a, family_a, model_b, label_b, family_b
        FROM battles WHERE id = $1`,
     [id],
   );
@@ -200,13 +207,18 @@ export async function addVoteReasons(db: Queryable, battleId: string, tokenHash:
  * written before the flag existed, or by hand) and stores it. Idempotent: answers are written once.
  */
 export async function flagModelNames(db: Queryable, battleId: string): Promise<void> {
-  const { rows } = await db.query<{ side: Side; text: string }>('SELECT side, text FROM answers WHERE battle_id = $1 AND names_model IS NULL', [battleId]);
+  // Every turn's answers: a vote counts on all of them.
+  const { rows } = await db.query<{ battle_id: string; side: Side; text: string }>(
+    `SELECT battle_id, side, text FROM answers
+      WHERE (battle_id = $1 OR battle_id IN (SELECT id FROM battles WHERE root_id = $1)) AND names_model IS NULL`,
+    [battleId],
+  );
   if (rows.length === 0) return;
   await db.query(
     `UPDATE answers a SET names_model = f.names_model
-       FROM unnest($2::text[], $3::boolean[]) AS f(side, names_model)
-      WHERE a.battle_id = $1 AND a.side = f.side AND a.names_model IS NULL`,
-    [battleId, rows.map((r) => r.side), rows.map((r) => namesModel(r.text))],
+       FROM unnest($1::uuid[], $2::text[], $3::boolean[]) AS f(battle_id, side, names_model)
+      WHERE a.battle_id = f.battle_id AND a.side = f.side AND a.names_model IS NULL`,
+    [rows.map((r) => r.battle_id), rows.map((r) => r.side), rows.map((r) => namesModel(r.text))],
   );
 }
 
@@ -302,4 +314,87 @@ function toStoredAnswer(r: AnswerStatsRow): StoredAnswer {
     errorCode: r.error_code,
     errorMessage: r.error_message,
   };
+}
+
+/** A battle as a follow-up needs it: its first turn, every turn so far with its answers, and whether it has its vote. */
+export interface Conversation {
+  battle: BattleRow & { lang: Language; userId: string | null; text: string; inputs: BattleInputs; hasImage: boolean; turns: number };
+  /** Every turn, first to last: its question and its stored answers' texts (a side absent until stored). */
+  turns: Array<{ id: string; turn: number; text: string; answers: Partial<Record<Side, string>> }>;
+  voted: boolean;
+}
+
+/** The conversation of a battle by its first turn's id, or null (no such battle, or the id is a follow-up's). */
+export async function findConversation(db: Queryable, id: string): Promise<Conversation | null> {
+  const { rows } = await db.query<
+    RawBattle & { lang: Language; user_id: string | null; text: string; inputs: BattleInputs; has_image: boolean; turns: number; voted: boolean; conversation: Conversation['turns'] }
+  >(
+    `SELECT b.id, b.root_id, b.turn, b.tool, b.mode, b.status, b.moderation, b.vote_token_hash,
+            b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b,
+            b.lang, b.user_id, b.text, b.inputs, b.has_image, b.turns,
+            EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = b.id) AS voted,
+            (SELECT json_agg(json_build_object('id', t.id, 'turn', t.turn, 'text', t.text,
+                     'answers', (SELECT coalesce(json_object_agg(a.side, a.text), '{}') FROM answers a WHERE a.battle_id = t.id))
+                     ORDER BY t.turn)
+               FROM battles t WHERE t.id = b.id OR t.root_id = b.id) AS conversation
+       FROM battles b WHERE b.id = $1 AND b.root_id IS NULL`,
+    [id],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    battle: { ...toBattleRow(r), lang: r.lang, userId: r.user_id, text: r.text, inputs: r.inputs, hasImage: r.has_image, turns: r.turns },
+    turns: r.conversation,
+    voted: r.voted,
+  };
+}
+
+/** A follow-up turn to store: its own row, with the battle's models, sides, mode, asker and vote token. */
+export interface NewFollowUp {
+  id: string;
+  rootId: string;
+  /** Its number: one more than the turns the battle has. */
+  turn: number;
+  text: string;
+  image?: { mimeType: string; data: Buffer } | undefined;
+  budgetDay?: string | null | undefined;
+}
+
+/**
+ * Stores a follow-up, in one statement: raises the battle's turn count from `turn - 1` to `turn`
+ * (so two follow-ups asked at once cannot both be turn `turn`) unless it has its vote, and copies
+ * the first turn's row for the new one. 'stored', or why not: 'already_voted', 'turn_taken'.
+ */
+export async function insertFollowUp(db: Queryable, f: NewFollowUp): Promise<'stored' | 'already_voted' | 'turn_taken'> {
+  const { rows } = await db.query<{ outcome: 'stored' | 'already_voted' | 'turn_taken' }>(
+    `WITH root AS (
+       UPDATE battles SET turns = $3 WHERE id = $2 AND root_id IS NULL AND turns = $3 - 1
+          AND NOT EXISTS (SELECT 1 FROM votes WHERE battle_id = $2)
+       RETURNING *
+     ), turn AS (
+       INSERT INTO battles (id, root_id, turn, tool, lang, text, inputs, model_a, label_a, family_a, model_b, label_b, family_b,
+                            mode, vote_token_hash, has_image, user_id, budget_day)
+       SELECT $1, id, $3, tool, lang, $4, '{}', model_a, label_a, family_a, model_b, label_b, family_b,
+              mode, vote_token_hash, $5, user_id, $6
+         FROM root
+       RETURNING id
+     ), image AS (
+       INSERT INTO battle_images (battle_id, mime_type, bytes, data, cleaned)
+       SELECT id, $7, $8, $9, true FROM turn WHERE $7::text IS NOT NULL
+     )
+     SELECT CASE WHEN EXISTS (SELECT 1 FROM turn) THEN 'stored'
+                 WHEN EXISTS (SELECT 1 FROM votes WHERE battle_id = $2) THEN 'already_voted'
+                 ELSE 'turn_taken' END AS outcome`,
+    [f.id, f.rootId, f.turn, f.text, f.image !== undefined, f.budgetDay ?? null, f.image?.mimeType ?? null, f.image?.data.length ?? null, f.image?.data ?? null],
+  );
+  return rows[0]!.outcome;
+}
+
+/** A battle's follow-ups, in order, as its first turn's snapshot lists them. */
+export async function findFollowUps(db: Queryable, rootId: string): Promise<Array<{ battleId: string; turn: number; text: string; hasImage: boolean }>> {
+  const { rows } = await db.query<{ id: string; turn: number; text: string; has_image: boolean }>(
+    'SELECT id, turn, text, has_image FROM battles WHERE root_id = $1 ORDER BY turn',
+    [rootId],
+  );
+  return rows.map((r) => ({ battleId: r.id, turn: r.turn, text: r.text, hasImage: r.has_image }));
 }

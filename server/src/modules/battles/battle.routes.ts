@@ -1,4 +1,4 @@
-import { CHALLENGE_HEADER, ZCancelRequestSchema, ZCreateBattleRequestSchema, ZVoteReasonsRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
+import { CHALLENGE_HEADER, ZCancelRequestSchema, ZCreateBattleRequestSchema, ZFollowUpRequestSchema, ZVoteReasonsRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
@@ -56,6 +56,16 @@ export function battleRoutes(
       challenge: req.get(CHALLENGE_HEADER),
     });
     res.status(202).json(created);
+  });
+
+  // A follow-up is a question like the first: the same per-minute limit, quota and budgets.
+  router.post('/battles/:id/turns', limits.create, multipartBody, session, device, async (req, res) => {
+    const id = battleId(req.params.id);
+    const body = parseOr400(ZFollowUpRequestSchema, req.body ?? {});
+    let image: UploadedImage | undefined;
+    if (req.file) image = { mimeType: await sniffImage(req.file.buffer), data: req.file.buffer };
+    const asked = await service.followUp(id, body, image, { userId: sessionUserId(res), ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', deviceId: deviceIdOf(res) });
+    res.status(202).json(asked);
   });
 
   router.post('/battles/:id/cancel', limits.cancel, async (req, res) => {

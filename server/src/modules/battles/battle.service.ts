@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BLIND_LABELS, checkToolFields, findTool } from '@duet/contracts';
+import { BLIND_LABELS, checkToolFields, findTool, SIDES } from '@duet/contracts';
 import { costMicroUsd, inputTokensAtMost, pricesOf } from '@duet/contracts/cost';
 import { drawPair } from '@duet/platform/roster-settings';
 import type {
@@ -7,6 +7,8 @@ import type {
   BattleSnapshot,
   CreateBattleRequest,
   CreateBattleResponse,
+  FollowUpRequest,
+  FollowUpResponse,
   ImageMimeType,
   ModelSpec,
   Side,
@@ -74,6 +76,8 @@ export interface BattleServiceDeps {
   voterKey: (voter: Voter) => Promise<string>;
   /** Votes per voter per day that count (0: no cap). */
   dailyVoteCap: number;
+  /** The most turns a battle may have (`MAX_TURNS`). */
+  maxTurns: number;
   /** Where the service says what happened: `battle.created`, `battle.cancelled`, `vote.recorded`, `vote.counted`. */
   events: DuetBus;
   random?: () => number;
@@ -101,6 +105,11 @@ export function createBattleService(deps: BattleServiceDeps) {
     if (tool.image === 'none' && image) throw new AppError(400, 'image_not_allowed', 'This tool does not take an image');
     const chosen = req.models && chosenModels(req.models);
     await deps.challenge?.verify(asker.challenge);
+    return withQuota(asker, () => store(tool, req, image, asker.userId, chosen));
+  }
+
+  /** Runs `ask` on one question of the asker's daily quota (429 past it), given back when `ask` fails. */
+  async function withQuota<T>(asker: Asker, ask: () => Promise<T>): Promise<T> {
     const quota = await deps.quota.take({ userId: asker.userId, addressKey: await deps.voterKey({ ip: asker.ip }), deviceId: asker.deviceId });
     if (!quota.ok) {
       const more = quota.signedInLimit !== null && quota.signedInLimit > quota.limit ? ` Sign up to ask ${quota.signedInLimit} a day.` : '';
@@ -110,9 +119,80 @@ export function createBattleService(deps: BattleServiceDeps) {
       });
     }
     try {
-      return await store(tool, req, image, asker.userId, chosen);
+      return await ask();
     } catch (err) {
       await quota.give().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Asks a follow-up on a battle whose last turn has ended and that has no vote yet, up to
+   * `maxTurns` turns: a turn of its own (same models, sides, mode, asker and vote token), queued
+   * and run like a battle, each model given the whole conversation with its own earlier answers.
+   * Quotas and budgets count it as a question of its own. Nothing is left behind when it is refused.
+   */
+  async function followUp(battleId: string, req: FollowUpRequest, image: UploadedImage | undefined, asker: Asker): Promise<FollowUpResponse> {
+    const conversation = await repo.findConversation(deps.db, battleId);
+    if (!conversation || conversation.battle.hidden) throw notFound();
+    const { battle, turns } = conversation;
+    authorised(battle, req.voteToken);
+    if (conversation.voted) throw alreadyVoted();
+    const last = turns.at(-1);
+    if (battle.turns !== turns.length || !last || SIDES.some((side) => last.answers[side] === undefined)) {
+      throw new AppError(409, 'battle_not_finished', 'Both answers must finish before you ask again');
+    }
+    if (turns.length >= deps.maxTurns) throw new AppError(409, 'turn_limit', `A battle has at most ${deps.maxTurns} questions: time to vote`);
+    const tool = findTool(battle.tool);
+    if (!tool) throw new Error(`battle ${battleId}: unknown tool ${battle.tool}`);
+    if (tool.image === 'none' && image) throw new AppError(400, 'image_not_allowed', 'This tool does not take an image');
+    return withQuota(asker, async () => {
+      const admission = await deps.admission();
+      if (!admission.open) throw busy(admission.retryAfterSeconds);
+      const cleaned = image && (await deps.cleanImage(image.data, image.mimeType));
+      const id = randomUUID();
+      // The worst case: the whole conversation so far, both answers of each turn, and the new question.
+      const first = tool.prompt({ inputs: battle.inputs, text: battle.text, hasImage: battle.hasImage, lang: battle.lang });
+      const texts = [first.system, first.user, ...turns.slice(1).map((t) => t.text), ...turns.flatMap((t) => SIDES.map((s) => t.answers[s] ?? '')), req.text];
+      const inputAtMost = inputTokensAtMost(texts, battle.hasImage || cleaned !== undefined);
+      const drawable = await deps.health.drawPool();
+      const models = SIDES.map((side) => drawable.pool.find((m) => m.id === battle.sides[side].model));
+      if (!models[0] || !models[1]) {
+        throw new AppError(503, 'models_unavailable', 'One of the two models is not answering right now. Please try again in a minute.', undefined, drawable.retryAfterSeconds);
+      }
+      const admitted = await deps.budget.admit({
+        battleId: id,
+        candidates: models as ModelSpec[],
+        worstCaseMicroUsd: (m) => costMicroUsd(pricesOf(m), inputAtMost, tool.maxTokens),
+        draw: (pool) => [pool[0]!, pool[1]!],
+      });
+      if (!admitted.ok) throw budgetSpent(admitted.retryAfterSeconds);
+      const turn = turns.length + 1;
+      let stored: Awaited<ReturnType<typeof repo.insertFollowUp>>;
+      try {
+        stored = await repo.insertFollowUp(deps.db, { id, rootId: battleId, turn, text: req.text, image: cleaned, budgetDay: admitted.day });
+      } catch (err) {
+        await releaseQuietly(admitted.day, id);
+        throw err;
+      }
+      if (stored !== 'stored') {
+        await releaseQuietly(admitted.day, id);
+        throw stored === 'already_voted' ? alreadyVoted() : new AppError(409, 'battle_not_finished', 'Another question of this battle is on its way');
+      }
+      await enqueueOrTakeBack(id, admitted.day);
+      deps.events.emit('battle.created', { battleId: id, tool: tool.slug, models: { a: battle.sides.a.model, b: battle.sides.b.model } });
+      return { battleId, turn: { number: turn, battleId: id } };
+    });
+  }
+
+  /** Queues a stored battle or turn; without a job it would never run, so a failure takes it back. */
+  async function enqueueOrTakeBack(id: string, budgetDay: string): Promise<void> {
+    try {
+      await deps.enqueue(id);
+    } catch (err) {
+      // An outage, or Redis full, is a 503; the visitor never sees Redis's own words.
+      await repo.deleteBattle(deps.db, id);
+      await releaseQuietly(budgetDay, id);
       throw err;
     }
   }
@@ -135,9 +215,7 @@ export function createBattleService(deps: BattleServiceDeps) {
     chosen: [ModelSpec, ModelSpec] | undefined,
   ): Promise<CreateBattleResponse> {
     const admission = await deps.admission();
-    if (!admission.open) {
-      throw new AppError(503, 'busy', 'So many questions are waiting that yours would wait too long. Please try again soon.', undefined, admission.retryAfterSeconds);
-    }
+    if (!admission.open) throw busy(admission.retryAfterSeconds);
     // The costliest checks last: a refused question costs no decoding.
     const cleaned = image && (await deps.cleanImage(image.data, image.mimeType));
 
@@ -160,9 +238,7 @@ export function createBattleService(deps: BattleServiceDeps) {
       // Chosen models as chosen. A model back from its cool-down is in a drawn pair: this battle is its probe.
       draw: (pool) => (chosen ? [pool[0]!, pool[1]!] : drawPair(pool, random, probe && pool.includes(probe) ? probe : undefined)),
     });
-    if (!admitted.ok) {
-      throw new AppError(503, 'budget_exhausted', "Today's budget for questions is spent. Please come back when the day turns.", undefined, admitted.retryAfterSeconds);
-    }
+    if (!admitted.ok) throw budgetSpent(admitted.retryAfterSeconds);
     const [first, second] = admitted.pair;
     const sides: Record<Side, ModelSpec> = chosen || random() < 0.5 ? { a: first, b: second } : { a: second, b: first };
     const mode: BattleMode = chosen ? 'named' : deps.mode;
@@ -185,15 +261,7 @@ export function createBattleService(deps: BattleServiceDeps) {
       await releaseQuietly(admitted.day, id);
       throw err;
     }
-    try {
-      await deps.enqueue(id);
-    } catch (err) {
-      // Without a job the battle would never run: take it back and report (an outage, or Redis
-      // full, is a 503; the visitor never sees Redis's own words).
-      await repo.deleteBattle(deps.db, id);
-      await releaseQuietly(admitted.day, id);
-      throw err;
-    }
+    await enqueueOrTakeBack(id, admitted.day);
     deps.events.emit('battle.created', { battleId: id, tool: tool.slug, models: { a: sides.a.id, b: sides.b.id } });
     return { battleId: id, voteToken, sides: labelsFor(sides, mode) };
   }
@@ -288,22 +356,26 @@ export function createBattleService(deps: BattleServiceDeps) {
   }
 
   /**
-   * Everything a viewer needs to draw the battle now (`battle:join`): its live stream folded up,
-   * stored answers, whether it has its vote. Null for no battle, or a hidden one.
+   * Everything a viewer needs to draw the battle, or one turn of it, now (`battle:join`): its live
+   * stream folded up, stored answers, whether the battle has its vote, and for a first turn the
+   * follow-ups asked since. Null for no battle, or a hidden one.
    */
   async function snapshot(battleId: string): Promise<BattleSnapshot | null> {
     const battle = await repo.findBattle(deps.db, battleId);
     if (!battle || battle.hidden) return null;
-    const [events, answers, voted] = await Promise.all([
+    const [events, answers, voted, followUps] = await Promise.all([
       deps.signals.liveEvents(battleId),
       repo.findAnswers(deps.db, battleId),
-      repo.hasVote(deps.db, battleId),
+      repo.hasVote(deps.db, battle.rootId ?? battleId),
+      battle.rootId ? Promise.resolve([]) : repo.findFollowUps(deps.db, battleId),
     ]);
-    return foldSnapshot(battle, events, answers, voted);
+    const listed = followUps.map((f) => ({ turn: f.turn, battleId: f.battleId, text: f.text, imageUrl: f.hasImage ? `/api/battles/${f.battleId}/image` : null }));
+    return foldSnapshot(battle, events, answers, voted, listed);
   }
 
   return {
     create,
+    followUp,
     vote,
     addReasons,
     cancel,
@@ -323,6 +395,10 @@ const notFound = () => new AppError(404, 'not_found', 'No such battle');
 const invalidToken = () => new AppError(403, 'invalid_vote_token', 'This vote token does not belong to this battle');
 
 const alreadyVoted = () => new AppError(409, 'already_voted', 'This battle has a vote already');
+const busy = (retryAfterSeconds: number) =>
+  new AppError(503, 'busy', 'So many questions are waiting that yours would wait too long. Please try again soon.', undefined, retryAfterSeconds);
+const budgetSpent = (retryAfterSeconds: number | undefined) =>
+  new AppError(503, 'budget_exhausted', "Today's budget for questions is spent. Please come back when the day turns.", undefined, retryAfterSeconds);
 
 function labelsFor(sides: Record<Side, { label: string }>, mode: BattleMode): Record<Side, { label: string }> {
   return mode === 'blind'

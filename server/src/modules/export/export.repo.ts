@@ -19,17 +19,38 @@ export interface ExportRow {
   finish_b: string;
   asked_at: Date;
   voted_at: Date;
+  /** The follow-up turns, in order (none for a battle of one question). */
+  follow_ups: FollowUpRow[];
+}
+
+/** A follow-up turn in the open data set: its question and both answers. */
+export interface FollowUpRow {
+  turn: number;
+  question: string;
+  answer_a: string;
+  answer_b: string;
+  finish_a: string;
+  finish_b: string;
 }
 
 const SELECT = `
   SELECT b.id AS battle_id, b.tool, b.lang, b.model_a, b.model_b, v.winner, v.reasons, b.text AS question, b.inputs,
          aa.text AS answer_a, ab.text AS answer_b, aa.finish_reason AS finish_a, ab.finish_reason AS finish_b,
-         b.created_at AS asked_at, v.created_at AS voted_at, v.created_at::text AS page_key
+         b.created_at AS asked_at, v.created_at AS voted_at, v.created_at::text AS page_key,
+         CASE WHEN b.turns > 1 THEN
+           (SELECT json_agg(json_build_object('turn', t.turn, 'question', t.text, 'answer_a', ta.text, 'answer_b', tb.text,
+                                              'finish_a', ta.finish_reason, 'finish_b', tb.finish_reason) ORDER BY t.turn)
+              FROM battles t
+              JOIN answers ta ON ta.battle_id = t.id AND ta.side = 'a'
+              JOIN answers tb ON tb.battle_id = t.id AND tb.side = 'b'
+             WHERE t.root_id = b.id)
+         ELSE '[]'::json END AS follow_ups
     FROM votes v
     JOIN battles b ON b.id = v.battle_id
     JOIN answers aa ON aa.battle_id = b.id AND aa.side = 'a'
     JOIN answers ab ON ab.battle_id = b.id AND ab.side = 'b'
-   WHERE v.counted AND b.moderation = 'ok'`;
+   WHERE v.counted AND b.moderation = 'ok'
+     AND (b.turns = 1 OR NOT EXISTS (SELECT 1 FROM battles t WHERE t.root_id = b.id AND t.moderation <> 'ok'))`;
 const FIRST_PAGE = `${SELECT} ORDER BY v.created_at, v.battle_id LIMIT $1`;
 // The vote's time as PostgreSQL's text, to the microsecond: a JavaScript Date keeps milliseconds,
 // and a page that started after a rounded time would repeat the votes of that millisecond.

@@ -13,7 +13,7 @@ export type ExportService = ReturnType<typeof createExportService>;
 
 const CSV_COLUMNS = [
   'battle_id', 'tool', 'lang', 'model_a', 'model_b', 'winner', 'reasons', 'question', 'inputs',
-  'answer_a', 'answer_b', 'finish_a', 'finish_b', 'asked_at', 'voted_at',
+  'answer_a', 'answer_b', 'finish_a', 'finish_b', 'asked_at', 'voted_at', 'follow_ups',
 ] as const;
 
 /** A row as the open data set publishes it: personal data masked in the question, its inputs and both answers. */
@@ -24,6 +24,7 @@ export function publicRow(row: ExportRow): ExportRow {
     inputs: maskPiiDeep(row.inputs),
     answer_a: maskPii(row.answer_a),
     answer_b: maskPii(row.answer_b),
+    follow_ups: row.follow_ups.map((t) => ({ ...t, question: maskPii(t.question), answer_a: maskPii(t.answer_a), answer_b: maskPii(t.answer_b) })),
   };
 }
 
@@ -46,7 +47,12 @@ const shaper = (format: ExportFormat) =>
     objectMode: true,
     transform(row: ExportRow, _enc, done) {
       const shown = publicRow(row);
-      done(null, format === 'csv' ? { ...withIsoTimes(shown), inputs: JSON.stringify(shown.inputs), reasons: shown.reasons.join(' ') } : shown);
+      done(
+        null,
+        format === 'csv'
+          ? { ...withIsoTimes(shown), inputs: JSON.stringify(shown.inputs), reasons: shown.reasons.join(' '), follow_ups: JSON.stringify(shown.follow_ups) }
+          : shown,
+      );
     },
   });
 

@@ -28,6 +28,8 @@ interface RawEntry extends RawSides {
     ttft_ms: number | null;
     duration_ms: number;
   }>;
+  /** The follow-up turns, in order; null for a battle of one question. */
+  follow_ups: Array<{ turn: number; id: string; text: string; has_image: boolean; answers: RawEntry['answers'] | null }> | null;
 }
 
 const ENTRY_COLUMNS = `
@@ -38,7 +40,22 @@ const ENTRY_COLUMNS = `
             'side', a.side, 'text', a.text, 'finish_reason', a.finish_reason,
             'input_tokens', a.input_tokens, 'output_tokens', a.output_tokens,
             'ttft_ms', a.ttft_ms, 'duration_ms', a.duration_ms))
-     FROM answers a WHERE a.battle_id = b.id) AS answers`;
+     FROM answers a WHERE a.battle_id = b.id) AS answers,
+  CASE WHEN b.turns > 1 THEN
+    (SELECT json_agg(json_build_object('turn', t.turn, 'id', t.id, 'text', t.text, 'has_image', t.has_image,
+              'answers', (SELECT json_agg(json_build_object(
+                            'side', a.side, 'text', a.text, 'finish_reason', a.finish_reason,
+                            'input_tokens', a.input_tokens, 'output_tokens', a.output_tokens,
+                            'ttft_ms', a.ttft_ms, 'duration_ms', a.duration_ms))
+                            FROM answers a WHERE a.battle_id = t.id)) ORDER BY t.turn)
+       FROM battles t WHERE t.root_id = b.id)
+  END AS follow_ups`;
+
+/**
+ * A battle is public once moderation passed it, and every one of its follow-ups: one turn pending,
+ * flagged or taken down keeps the whole conversation out of sight.
+ */
+const PUBLIC = `b.moderation = 'ok' AND (b.turns = 1 OR NOT EXISTS (SELECT 1 FROM battles t WHERE t.root_id = b.id AND t.moderation <> 'ok'))`;
 
 /**
  * Which voted battles a list holds: all of them, only those named from the start (the visitor chose
@@ -64,7 +81,7 @@ function pageStatement(rows: number, after: boolean, which: VotesListed): { name
     name: `history-${which}-${after ? 'later' : 'first'}-page-${rows}`,
     text: `SELECT ${ENTRY_COLUMNS}
              FROM votes v JOIN battles b ON b.id = v.battle_id
-            WHERE v.tool = $1 AND b.moderation = 'ok'${LISTED[which]}${after ? ' AND (v.created_at, v.battle_id) < ($2::timestamptz, $3::uuid)' : ''}
+            WHERE v.tool = $1 AND ${PUBLIC}${LISTED[which]}${after ? ' AND (v.created_at, v.battle_id) < ($2::timestamptz, $3::uuid)' : ''}
             ORDER BY v.created_at DESC, v.battle_id DESC
             LIMIT ${rows}`,
   };
@@ -102,30 +119,39 @@ export async function findVotedBattle(db: Db, id: string): Promise<HistoryEntry 
     name: 'history-voted-battle',
     text: `SELECT ${ENTRY_COLUMNS}
              FROM votes v JOIN battles b ON b.id = v.battle_id
-            WHERE v.battle_id = $1 AND b.moderation = 'ok'`,
+            WHERE v.battle_id = $1 AND ${PUBLIC}`,
     values: [id],
   });
   const row = rows[0];
   return row ? toEntry(row) : null;
 }
 
+/** One side's stored answer of a turn (an empty failed one when none is stored). */
+function answerOf(answers: RawEntry['answers'] | null, side: Side): { text: string; stats: AnswerStats } {
+  const a = answers?.find((x) => x.side === side);
+  return {
+    text: a?.text ?? '',
+    stats: {
+      finishReason: a?.finish_reason ?? 'error',
+      inputTokens: a?.input_tokens ?? null,
+      outputTokens: a?.output_tokens ?? null,
+      ttftMs: a?.ttft_ms ?? null,
+      durationMs: a?.duration_ms ?? 0,
+    },
+  };
+}
+
 function toEntry(r: RawEntry): HistoryEntry {
   const sides = sidesOf(r);
-  const answer = (side: Side) => {
-    const a = r.answers.find((x) => x.side === side);
-    return {
-      ...sides[side],
-      text: a?.text ?? '',
-      stats: {
-        finishReason: a?.finish_reason ?? 'error',
-        inputTokens: a?.input_tokens ?? null,
-        outputTokens: a?.output_tokens ?? null,
-        ttftMs: a?.ttft_ms ?? null,
-        durationMs: a?.duration_ms ?? 0,
-      },
-    };
-  };
+  const answer = (side: Side) => ({ ...sides[side], ...answerOf(r.answers, side) });
+  const followUps = r.follow_ups?.map((t) => ({
+    turn: t.turn,
+    text: t.text,
+    imageUrl: t.has_image ? `/api/battles/${t.id}/image` : null,
+    sides: { a: answerOf(t.answers, 'a'), b: answerOf(t.answers, 'b') },
+  }));
   return {
+    ...(followUps?.length ? { followUps } : {}),
     id: r.id,
     tool: r.tool,
     createdAt: r.created_at.toISOString(),

@@ -41,6 +41,15 @@ const publicEntry = (e: HistoryEntry): HistoryEntry => ({
     a: { ...e.sides.a, text: maskPii(e.sides.a.text) },
     b: { ...e.sides.b, text: maskPii(e.sides.b.text) },
   },
+  ...(e.followUps
+    ? {
+        followUps: e.followUps.map((t) => ({
+          ...t,
+          text: maskPii(t.text),
+          sides: { a: { ...t.sides.a, text: maskPii(t.sides.a.text) }, b: { ...t.sides.b, text: maskPii(t.sides.b.text) } },
+        })),
+      }
+    : {}),
 });
 
 export function createHistoryService(deps: { db: Db; stats: StatsService; cache: HistoryCache; mode: BattleMode }) {

@@ -2,11 +2,13 @@ import { isPickedReason, ZVoteReasonSchema } from '@duet/contracts';
 import type { LeaderboardControl, LeaderboardHistory, ModelFamily, ModelReasons, Winner } from '@duet/contracts';
 import type { Db } from '../../infra/db.ts';
 
-/** Which counted votes a board covers: all of them, one tool's, one language's or one kind's. */
+/** Which counted votes a board covers: all of them, one tool's, one language's, one kind's or the multi-turn battles'. */
 export interface VoteSlice {
   tool: string | null;
   lang: string | null;
   hasImage: boolean | null;
+  /** True: only battles with a follow-up (`turns` > 1 on the first turn's row, which the vote is on). */
+  multiTurn: boolean | null;
 }
 
 /**
@@ -16,12 +18,13 @@ export interface VoteSlice {
 export async function countedSince(db: Db, slice: VoteSlice, since: string | null): Promise<number> {
   // Two statements, not `$1 IS NULL OR …`: a generic plan of that could not use the index, and
   // every view of the page would scan all the votes.
-  const filters = `AND ($2::text IS NULL OR v.tool = $2) AND ($3::text IS NULL OR b.lang = $3) AND ($4::boolean IS NULL OR b.has_image = $4)`;
+  const filters = `AND ($2::text IS NULL OR v.tool = $2) AND ($3::text IS NULL OR b.lang = $3) AND ($4::boolean IS NULL OR b.has_image = $4)
+                   AND ($5::boolean IS NULL OR (b.turns > 1) = $5)`;
   const { rows } = await db.query<{ n: number }>(
     since === null
       ? `SELECT count(*)::int AS n FROM votes v JOIN battles b ON b.id = v.battle_id WHERE v.counted AND $1::timestamptz IS NULL ${filters}`
       : `SELECT count(*)::int AS n FROM votes v JOIN battles b ON b.id = v.battle_id WHERE v.counted AND v.created_at > $1::timestamptz ${filters}`,
-    [since, slice.tool, slice.lang, slice.hasImage],
+    [since, slice.tool, slice.lang, slice.hasImage, slice.multiTurn],
   );
   return rows[0]?.n ?? 0;
 }

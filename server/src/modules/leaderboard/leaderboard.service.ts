@@ -29,6 +29,7 @@ const sliceOf = (b: BoardId): VoteSlice => ({
   tool: b.tool,
   lang: b.category === 'ko' || b.category === 'en' ? b.category : null,
   hasImage: b.category === 'image' ? true : b.category === 'text' ? false : null,
+  multiTurn: b.category === 'multi-turn' ? true : null,
 });
 
 /**
