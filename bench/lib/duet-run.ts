@@ -7,6 +7,17 @@ import { cpuMs, watchPeakRss } from './proc.ts';
 /** Now on CLOCK_MONOTONIC in µs: the clock V8 stamps `.cpuprofile` samples with. */
 const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
+/** One turn number's figures over a load's battles (turn 1: the battles' first questions). */
+export interface TurnLoad {
+  firstLags: number[];
+  /** Per side, the turn's POST → the first text its viewer saw (ms). */
+  firstTextMs: number[];
+  lags: number[];
+  postMs: number[];
+  /** Sides whose first token was already in the snapshot at join: their first lag is unknown. */
+  firstMissed: number;
+}
+
 export interface LoadResult {
   battles: number;
   finished: number;
@@ -20,6 +31,8 @@ export interface LoadResult {
   postMs: number[];
   /** Why battles did not finish, counted by reason. */
   failures: Record<string, number>;
+  /** With follow-ups: each turn's own figures, by its number − 1 (`firstLags` and the rest above are turn 1's; `lags`, every turn's). */
+  turns?: TurnLoad[];
 }
 
 export interface AnchorResult {
@@ -43,6 +56,18 @@ export interface DuetRun extends LoadResult {
   dbConnectionErrors: number;
   /** The measured window on the machine's monotonic clock (µs, as a `.cpuprofile` counts), and who ran in it. */
   window: { startUs: number; endUs: number; gatewayPid: number; workerPids: number[] };
+}
+
+/** Two loads' figures of one turn number, as one. */
+function mergeTurns(a: TurnLoad | undefined, b: TurnLoad): TurnLoad {
+  if (!a) return b;
+  return {
+    firstLags: a.firstLags.concat(b.firstLags),
+    firstTextMs: a.firstTextMs.concat(b.firstTextMs),
+    lags: a.lags.concat(b.lags),
+    postMs: a.postMs.concat(b.postMs),
+    firstMissed: a.firstMissed + b.firstMissed,
+  };
 }
 
 /** The fake server's two models as Duet's roster, over the OpenAI-compatible protocol. */
@@ -104,7 +129,14 @@ export async function runDuet(opts: {
    * has done (code compiled and optimised, lazy modules loaded, connections open); 0: measured cold.
    */
   warmup?: number;
+  /**
+   * Turns a battle has before its vote (default 1): each visitor asks follow-ups until then, its
+   * viewer following each turn. The gateway's `MAX_TURNS` is raised to it.
+   */
+  turns?: number;
 }): Promise<DuetRun> {
+  const turns = opts.turns ?? 1;
+  const turnsEnv: Record<string, string> = turns > 1 ? { MAX_TURNS: String(turns) } : {};
   const gateway = await startGatewayProcess({
     root: opts.root,
     env: {
@@ -114,6 +146,7 @@ export async function runDuet(opts: {
       SOCKET_JOINS_PER_SECOND: '1000',
       SOCKET_EVENTS_PER_SECOND: '1000',
       LOG_LEVEL: 'info',
+      ...turnsEnv,
       ...opts.env,
     },
   });
@@ -130,7 +163,8 @@ export async function runDuet(opts: {
     };
     await Promise.all(workers.map((w) => w.ready));
     if (opts.warmup) {
-      const warm = await runChild<LoadResult>('bench/lib/viewer-load.ts', { GATEWAY_URL: gateway.url, BATTLES: String(opts.warmup) }).result;
+      // With follow-ups, one each: their code path warmed too, without a whole conversation's wait.
+      const warm = await runChild<LoadResult>('bench/lib/viewer-load.ts', { GATEWAY_URL: gateway.url, BATTLES: String(opts.warmup), TURNS: String(Math.min(turns, 2)) }).result;
       // A warm-up battle still running would be measured with the crowd.
       if (warm.finished !== opts.warmup || warm.voted !== opts.warmup) {
         lastLines();
@@ -149,6 +183,7 @@ export async function runDuet(opts: {
       runChild<LoadResult>('bench/lib/viewer-load.ts', {
         GATEWAY_URL: gateway.url,
         BATTLES: String(Math.min(per, opts.battles - i * per)),
+        TURNS: String(turns),
       }).result,
     );
     const results = await Promise.all(loads).catch((err: unknown) => {
@@ -173,6 +208,7 @@ export async function runDuet(opts: {
         lags: m.lags.concat(r.lags),
         postMs: m.postMs.concat(r.postMs),
         failures: Object.entries(r.failures).reduce((f, [why, n]) => ({ ...f, [why]: (f[why] ?? 0) + n }), m.failures),
+        ...(r.turns ? { turns: r.turns.map((t, i) => mergeTurns(m.turns?.[i], t)) } : {}),
       }),
       { battles: 0, finished: 0, voted: 0, firstMissed: 0, tokens: 0, firstLags: [], firstTextMs: [], lags: [], postMs: [], failures: {} },
     );

@@ -2,14 +2,19 @@ import { z } from 'zod';
 import { ZAnswerStatsSchema, ZShownStatsSchema, ZSideErrorCodeSchema, ZSideSchema } from './schemas/battle.schema.ts';
 import type { ShownStats, Side, SideErrorCode } from './schemas/battle.schema.ts';
 
+/** Which turn of its battle an event is of: on a follow-up's events (2 and on), absent on a first turn's. */
+const turn = z.number().int().min(2).optional();
+
 /**
- * What the worker publishes about a live battle. Each event is appended to the battle's Redis
- * Stream (for snapshots) and published on the events channel (for live relay).
+ * What the worker publishes about a live battle, or one turn of it (`battleId` is the turn's own id,
+ * `turn` its number past the first). Each event is appended to that id's Redis Stream (for
+ * snapshots) and published on its events channel (for live relay).
  */
 export const ZBattleEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('delta'),
     battleId: z.string(),
+    turn,
     side: ZSideSchema,
     /** Per side, starting at 1, one more for every delta. */
     seq: z.number().int().positive(),
@@ -22,6 +27,7 @@ export const ZBattleEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('progress'),
     battleId: z.string(),
+    turn,
     side: ZSideSchema,
     progress: z.number().min(0).max(100),
   }),
@@ -33,6 +39,7 @@ export const ZBattleEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('saving'),
     battleId: z.string(),
+    turn,
     side: ZSideSchema,
     chars: z.number().int().nonnegative(),
     stats: ZAnswerStatsSchema,
@@ -45,6 +52,7 @@ export const ZBattleEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('done'),
     battleId: z.string(),
+    turn,
     side: ZSideSchema,
     stats: ZShownStatsSchema,
     chars: z.number().int().nonnegative().optional(),
@@ -52,6 +60,7 @@ export const ZBattleEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('error'),
     battleId: z.string(),
+    turn,
     side: ZSideSchema,
     code: ZSideErrorCodeSchema,
     message: z.string(),
@@ -78,7 +87,7 @@ export const ZLiveMessageSchema = z.union([
  * An event as viewers get it (`battle:events`). `saving` carries only the side: its figures stay
  * on the server until `done` (and `applySideEvent` reads nothing else of it).
  */
-export type LiveEvent = Exclude<BattleEvent, { type: 'saving' }> | Pick<BattleEventOf<'saving'>, 'type' | 'battleId' | 'side'>;
+export type LiveEvent = Exclude<BattleEvent, { type: 'saving' }> | Pick<BattleEventOf<'saving'>, 'type' | 'battleId' | 'side' | 'turn'>;
 
 /** `saving`: the answer is complete and being stored; the vote waits for `done`. */
 export type SideState = 'waiting' | 'streaming' | 'saving' | 'done' | 'error';

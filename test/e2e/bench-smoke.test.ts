@@ -13,10 +13,10 @@ import { z } from 'zod';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs `npm run bench -- <name> --quick` and returns its last line, parsed, and its whole output. */
-function runQuick(name: string): Promise<{ figures: unknown; output: string }> {
+/** Runs `npm run bench -- <name> --quick [options]` and returns its last line, parsed, and its whole output. */
+function runQuick(name: string, ...options: string[]): Promise<{ figures: unknown; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', name, '--quick'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', name, '--quick', ...options], {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'test' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,9 +58,10 @@ describe('the benchmarks, --quick', () => {
   );
 
   it(
-    'crowd: every battle finishes and is voted on, with its anchor, CPU and memory per process',
+    'crowd: every battle finishes a follow-up and is voted on, with its anchor, CPU and memory per process, and the follow-ups’ first tokens apart',
     async () => {
-      const { figures } = await runQuick('crowd');
+      // A follow-up each (a few seconds more): `--turns` keeps working as the turns' routes change.
+      const { figures } = await runQuick('crowd', '--turns', '2');
       const level = z.object({
         battles: z.number().positive(),
         finished: z.number(),
@@ -72,12 +73,19 @@ describe('the benchmarks, --quick', () => {
         peakRssMb: z.object({ gateway: z.number().positive(), workers: z.array(z.number().positive()).min(1) }),
         dbConnectionErrors: z.number(),
         tokens: z.number().positive(),
+        turns: z.object({
+          count: z.literal(2),
+          rows: z.array(z.object({ from: z.number(), to: z.number(), sides: z.number(), firstMissed: z.number(), overheadP50Ms: z.number(), overheadP99Ms: z.number() })).min(2),
+        }),
       });
       const { levels } = z.object({ levels: z.array(level).min(1) }).parse(figures);
       for (const l of levels) {
         expect(l.finished).toBe(l.battles);
         expect(l.voted).toBe(l.battles);
         expect(l.dbConnectionErrors).toBe(0);
+        // Every side of every follow-up was followed to its first token.
+        const followUps = l.turns.rows.find((r) => r.from === 2 && r.to === 2);
+        expect(followUps && followUps.sides + followUps.firstMissed).toBe(l.battles * 2);
       }
     },
     TIMEOUT,

@@ -67,7 +67,7 @@ describe('follow-up turns', () => {
     const socket = await connectSocket(duet.url);
     sockets.push(socket);
     const viewer = new BattleViewer(socket, battleId);
-    return { snapshot: await viewer.join(), final: await viewer.finished() };
+    return { snapshot: await viewer.join(), final: await viewer.finished(), events: viewer.events };
   };
   const rows = async (sql: string, values: unknown[]) => (await duet.db.pool.query(sql, values)).rows;
 
@@ -87,6 +87,9 @@ describe('follow-up turns', () => {
     // The turn streams to a viewer of its own id, and ends like a battle.
     const watched = await watch(second.body.turn.battleId);
     expect(watched.snapshot.turn).toBe(2);
+    // Each of its live events says which turn it is of.
+    expect(watched.events.length).toBeGreaterThan(0);
+    expect(new Set(watched.events.map((e) => e.turn))).toEqual(new Set([2]));
     expect([watched.final.sides.a.text, watched.final.sides.b.text].sort()).toEqual(['Deep blue, like ink.', 'Teal in the shallows.']);
 
     const toGpt = fake.requests.find((r) => r.model === GPT);

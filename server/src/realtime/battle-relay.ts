@@ -11,7 +11,7 @@ import { atMost } from '@duet/platform/timeout';
 function shown(event: BattleEvent, blind: boolean): LiveEvent {
   switch (event.type) {
     case 'saving':
-      return { type: 'saving', battleId: event.battleId, side: event.side };
+      return { type: 'saving', battleId: event.battleId, side: event.side, ...(event.turn ? { turn: event.turn } : {}) };
     case 'done':
       return blind ? { ...event, stats: concealStats(event.stats) } : event;
     default:

@@ -1,5 +1,5 @@
 import { findTool, SIDES } from '@duet/contracts';
-import type { Side } from '@duet/contracts';
+import type { BattleEvent, Side } from '@duet/contracts';
 import { toMicroUsd } from '@duet/contracts/cost';
 import type { Prices } from '@duet/contracts/cost';
 import type { ModelBreaker } from '@duet/platform/model-breaker';
@@ -121,6 +121,8 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
     // A follow-up's models are given the conversation so far: each its own earlier answers.
     const earlier = battle.rootId ? await repo.earlierTurns(deps.db, battle.rootId, battle.turn) : [];
     const requestOf = (side: Side) => turnRequest(tool, battle, image, earlier, side);
+    // A follow-up's events say which turn they are of.
+    const ofTurn = <E extends BattleEvent>(event: E): E => (battle.turn > 1 ? { ...event, turn: battle.turn } : event);
 
     const cancelled = new AbortController();
     const onCancel = () => cancelled.abort();
@@ -165,7 +167,7 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
         provider,
         request: requestOf(side),
         cancel: halt,
-        publish: deps.publisher.publish,
+        publish: (event) => deps.publisher.publish(ofTurn(event)),
         epoch: () => deps.publisher.epoch,
         maxChars: tool.maxTokens * CHARS_PER_TOKEN_CAP,
         startSeq: resume[side].seq,
@@ -222,7 +224,7 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       const result = await answer(side);
       // In the stream before it is stored: if this worker dies now, the next attempt stores it from there.
       await deps.publisher
-        .publish({ type: 'saving', battleId, side, chars: result.text.length, stats: result.stats, error: result.error })
+        .publish(ofTurn({ type: 'saving', battleId, side, chars: result.text.length, stats: result.stats, error: result.error }))
         .catch((err: unknown) => log.warn({ err, side }, 'could not announce saving'));
       // Store first, then announce: once a viewer sees both sides end, a vote can count on them.
       const model = battle.models[side];
@@ -250,8 +252,8 @@ export function createRunBattleHandler(deps: RunBattleDeps): RunBattle {
       const end = async () => {
         const chars = result.text.length;
         // An end brings its side to 100% progress: no separate progress event.
-        if (result.error) return deps.publisher.publishSurely({ type: 'error', battleId, side, ...result.error, chars }, signals.stop);
-        await deps.publisher.publishSurely({ type: 'done', battleId, side, stats: result.stats, chars }, signals.stop);
+        if (result.error) return deps.publisher.publishSurely(ofTurn({ type: 'error', battleId, side, ...result.error, chars }), signals.stop);
+        await deps.publisher.publishSurely(ofTurn({ type: 'done', battleId, side, stats: result.stats, chars }), signals.stop);
       };
       await end().catch((err: unknown) => log.warn({ err, side }, 'could not announce the end of a side; snapshots have it'));
       log.info({ side, model: battle.models[side], ...result.stats, error: result.error?.code }, 'side ended');
