@@ -129,7 +129,9 @@ try {
       styleMaxDiff = Math.max(styleMaxDiff, d);
       styleDiffSum += d;
       styleModels++;
-      if (m.ciHigh > m.ciLow) widthRatios.push((other.ciHigh - other.ciLow) / (m.ciHigh - m.ciLow));
+      if (m.ciLow !== null && m.ciHigh !== null && other.ciLow !== null && other.ciHigh !== null && m.ciHigh > m.ciLow) {
+        widthRatios.push((other.ciHigh - other.ciLow) / (m.ciHigh - m.ciLow));
+      }
     }
   }
   widthRatios.sort((x, y) => x - y);

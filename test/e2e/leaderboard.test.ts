@@ -153,4 +153,60 @@ describe('the leaderboard page', () => {
       await context.close();
     }
   });
+
+  it('lists the models with too few votes after the ranked ones, marked provisional with the votes they need and no rank, in both languages', async () => {
+    const sage: BattleModel = { id: 'eval-sage', label: 'Eval Sage', family: 'other' };
+    const novice: BattleModel = { id: 'eval-novice', label: 'Eval Novice', family: 'claude' };
+    // Twelve votes for a newcomer; and one vote on a tool nobody voted on: the bootstrap of one vote never varies.
+    for (const winner of ['a', 'b', 'a', 'tie', 'a', 'b', 'a', 'a', 'b', 'a', 'tie', 'a'] as const) {
+      expect((await castVote(duet.url, await storedBattle(duet.db.pool, novice, sage), winner)).status).toBe(200);
+    }
+    await seedEvaluationVotes(duet.db.pool, { votes: 1, tool: 'docent', seed: 12 });
+    // The refit as the worker runs it with the settings' defaults: 300 counted votes to be ranked overall.
+    const keys = redisKeys(duet.prefix);
+    await duet.redis.set(keys.leaderboardDirty, 'provisional');
+    expect(await createComputeLeaderboard({ db: duet.db.pool, redis: duet.redis, keys })()).toMatchObject({ computed: true });
+
+    for (const [locale, viewport, texts] of [
+      ['en-US', DESKTOP, { badge: 'Provisional', needs: '12 of 300 votes', one: '1 of 100 votes', title: 'Provisional ratings', noRank: 'Not ranked', noInterval: '95% interval: not enough votes yet' }],
+      ['ko-KR', PHONE, { badge: '잠정', needs: '300표 중 12표', one: '100표 중 1표', title: '잠정 점수', noRank: '순위 없음', noInterval: '95% 신뢰구간: 아직 표가 부족해요' }],
+    ] as const) {
+      const { context, page } = await newPage(browser, { baseURL: duet.url, locale, viewport });
+      await page.goto('/leaderboard');
+      const rows = page.getByTestId('leaderboard-row');
+      await expect.poll(() => page.locator('tr[data-model="eval-novice"]').count(), { timeout: 15_000 }).toBe(1);
+      const flags = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-provisional')));
+      const ranked = flags.indexOf('true');
+      // The three models with hundreds of votes are ranked, first; every provisional row comes after them.
+      expect(ranked).toBe(3);
+      expect(flags.slice(ranked).every((f) => f === 'true')).toBe(true);
+      expect(await rows.nth(0).getByTestId('leaderboard-rank').textContent()).toMatch(/^\s*1\s*$/);
+      const heading = page.getByTestId('leaderboard-provisional').getByRole('rowheader').first();
+      expect(await heading.textContent()).toContain(texts.title);
+
+      const noviceRow = page.locator('tr[data-model="eval-novice"]');
+      expect(await noviceRow.getByTestId('leaderboard-rank').textContent()).toBe(`–${texts.noRank}`);
+      // The status is words in the row's header, read with the model's name, not a colour.
+      expect(await noviceRow.getByRole('rowheader').textContent()).toBe(`Eval Novice${texts.badge} ${texts.needs}`);
+      expect(await noviceRow.getByTestId('leaderboard-battles').textContent()).toBe('12');
+      const interval = noviceRow.getByTestId('leaderboard-interval');
+      expect(Number(await interval.getAttribute('data-high'))).toBeGreaterThan(Number(await interval.getAttribute('data-low')));
+      const shot = `/tmp/leaderboard-provisional-${viewport === PHONE ? 'phone' : 'desktop'}-${locale.slice(0, 2)}`;
+      await page.screenshot({ path: `${shot}.png`, fullPage: true });
+      expect(await wcagViolations(page)).toEqual([]);
+
+      // A board of one vote: both models provisional, each with no interval (a dash, and why in words) rather than "±0".
+      await page.goto('/leaderboard?tool=docent');
+      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+      expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-provisional')))).toEqual(['true', 'true']);
+      for (const row of await rows.all()) {
+        expect(await row.getByTestId('leaderboard-interval').getAttribute('data-low')).toBe('');
+        expect(await row.getByTestId('leaderboard-interval').textContent()).toBe(`—${texts.noInterval}`);
+        expect(await row.getByRole('rowheader').textContent()).toContain(`${texts.badge} ${texts.one}`);
+      }
+      await page.screenshot({ path: `${shot}-one-vote.png`, fullPage: true });
+      expect(await wcagViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
 });

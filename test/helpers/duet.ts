@@ -72,6 +72,9 @@ export async function startTestDuet(opts: TestDuetOptions = {}): Promise<TestDue
     QUOTA_USER_PER_DAY: '0',
     BOT_CHALLENGE: 'off',
     BREAKER: 'off',
+    // Tests' boards have a few votes: every model with an interval is ranked (the leaderboard's own tests set the minimum).
+    MIN_VOTES_RANKED: '0',
+    MIN_VOTES_RANKED_SLICE: '0',
     CLIENT_DIST: '',
     // Free ports for the metrics listeners: tests run many gateways and workers on one machine.
     METRICS_PORT: '0',

@@ -3,7 +3,7 @@ import type { Leaderboard, LeaderboardHistory } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComputeLeaderboard } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from '../../worker/src/jobs/compute-style-leaderboard.handler.ts';
-import { SCOPES } from '../../worker/src/jobs/leaderboard-boards.ts';
+import { rankedMinimumOf, SCOPES, ZRankedMinimumEnvSchema } from '../../worker/src/jobs/leaderboard-boards.ts';
 import { answerStyle } from '../../worker/src/store/answer-style.ts';
 import { styledVotes } from '../../worker/src/store/leaderboard.repo.ts';
 import { getJson } from '../helpers/api.ts';
@@ -19,11 +19,13 @@ describe('leaderboard evaluation: style control, speed, categories, snapshots an
   /** The style refit, then the plain refit it marks due, as the worker runs them; the plain one's result with the backfill count. */
   let refit: () => Promise<Awaited<ReturnType<ReturnType<typeof createComputeLeaderboard>>>>;
   const board = async (query = '') => (await getJson<Leaderboard>(`${duet.url}/api/leaderboard${query}`)).body;
+  /** The Duet's own ranked minimums, for the refits the test runs itself (its boards have a few dozen votes). */
+  const rankedMinimum = () => rankedMinimumOf(ZRankedMinimumEnvSchema.parse(duet.env));
 
   beforeAll(async () => {
     // Refits come from the test itself: the scheduled one runs at start, then not for ten minutes.
     duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '600000' } });
-    const deps = { db: duet.db.pool, redis: duet.redis, keys: redisKeys(duet.prefix) };
+    const deps = { db: duet.db.pool, redis: duet.redis, keys: redisKeys(duet.prefix), minVotesRanked: rankedMinimum() };
     const [plain, style] = [createComputeLeaderboard(deps), createComputeStyleLeaderboard(deps)];
     refit = async () => {
       const { backfilled } = await style();
@@ -147,7 +149,7 @@ describe('leaderboard evaluation: style control, speed, categories, snapshots an
   it('puts the votes of battles with a follow-up on the multi-turn board, and counts them on every other board as any vote', async () => {
     const keys = redisKeys(duet.prefix);
     // Folded at once: the frequent fold and the style refit's recount must agree on each vote's turns.
-    const deps = { db: duet.db.pool, redis: duet.redis, keys, foldLagMs: 0 };
+    const deps = { db: duet.db.pool, redis: duet.redis, keys, foldLagMs: 0, minVotesRanked: rankedMinimum() };
     const [plain, style] = [createComputeLeaderboard(deps), createComputeStyleLeaderboard(deps)];
     const multi = await seedEvaluationVotes(duet.db.pool, { votes: 60, seed: 10, koreanEvery: 2, multiTurnEvery: 1 });
     await seedEvaluationVotes(duet.db.pool, { votes: 30, seed: 11, koreanEvery: 2 });

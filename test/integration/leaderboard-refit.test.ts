@@ -3,7 +3,7 @@ import type { Leaderboard } from '@duet/contracts';
 import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { styleBoardMissing } from '../../worker/src/jobs/compute-leaderboard.handler.ts';
-import { leaderboardsOf } from '../../worker/src/jobs/leaderboard-boards.ts';
+import { leaderboardsOf, rankedMinimumOf, ZRankedMinimumEnvSchema } from '../../worker/src/jobs/leaderboard-boards.ts';
 import { countedVotes, speedStats } from '../../worker/src/store/leaderboard.repo.ts';
 import type { RefitJobResult } from '../../worker/src/jobs/compute-leaderboard.processor.ts';
 import type { TestDuet } from '../helpers/duet.ts';
@@ -12,13 +12,17 @@ import { openRefitQueue } from '../helpers/refit-queue.ts';
 import { insertSyntheticVotes } from '../helpers/synthetic-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
 
+const RANKED_ENV = { MIN_VOTES_RANKED: '3340', MIN_VOTES_RANKED_SLICE: '256' };
+
 describe('leaderboard refit', () => {
   let duet: TestDuet;
   let queue: Queue<unknown, RefitJobResult>;
 
   beforeAll(async () => {
-    // The gateway and the battle worker run in this process: its event loop is the worker's.
-    duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200' } });
+    // The gateway and the battle worker run in this process: its event loop is the worker's. The
+    // ranked minimums are about what a model has on average below (30 models, 50,000 votes): some
+    // models are ranked, some provisional, as the refit's own process reads the settings.
+    duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200', ...RANKED_ENV } });
     queue = openRefitQueue(duet.prefix);
     // The refits a worker runs as it starts (the plain boards, then the style-controlled ones, which
     // mark the plain boards for a refit again with their speeds) are over first: one landing while
@@ -63,9 +67,14 @@ describe('leaderboard refit', () => {
     expect(overall.votes).toBe(50_000);
     expect(overall.models).toHaveLength(30);
     const data = { cells: await countedVotes(duet.db.pool), styled: null, speed: await speedStats(duet.db.pool, overall.votes), updatedAt: overall.updatedAt as string, countedThrough: overall.countedThrough };
-    const direct = leaderboardsOf(data, { resamples: 100, seed: 42 });
+    const direct = leaderboardsOf(data, { resamples: 100, seed: 42, minVotesRanked: rankedMinimumOf(ZRankedMinimumEnvSchema.parse(RANKED_ENV)) });
     expect(direct.filter((b) => !b.category).map((b) => b.tool)).toEqual([null, ...TOOLS.map((t) => t.slug)]);
     for (const board of direct) expect(await cached(board.tool, board.category)).toEqual(board);
+    // The settings reached the refit's process: the overall board ranks some models, not all.
+    const provisional = overall.models.map((m) => m.provisional);
+    expect(overall.minVotesRanked).toBe(3340);
+    expect(provisional.indexOf(true)).toBeGreaterThan(0);
+    expect(provisional.slice(provisional.indexOf(true)).every(Boolean)).toBe(true);
   }, 120_000);
 
   it('keeps the worker’s event loop turning all through a large refit', async () => {

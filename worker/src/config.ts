@@ -3,6 +3,8 @@ import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { type BreakerSettings, breakerSettings, ZBreakerEnvSchema } from '@duet/platform/model-breaker';
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
 import type { ModelSpec } from '@duet/contracts';
+import { rankedMinimumOf, ZRankedMinimumEnvSchema } from './jobs/leaderboard-boards.ts';
+import type { RankedMinimum } from './jobs/leaderboard-boards.ts';
 import type { RedisNode } from '@duet/platform/env';
 import { z } from 'zod';
 
@@ -76,6 +78,7 @@ export const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKER_HTTP_HOST: z.string().min(1).default('0.0.0.0'),
 })
+  .extend(ZRankedMinimumEnvSchema.shape)
   .extend(ZModelEnvSchema.shape)
   .extend(ZBudgetEnvSchema.shape)
   .extend(ZBreakerEnvSchema.shape);
@@ -105,6 +108,8 @@ export interface WorkerConfig {
   demoSpeed: number;
   leaderboardIntervalMs: number;
   leaderboardStyleIntervalMs: number;
+  /** MIN_VOTES_RANKED and MIN_VOTES_RANKED_SLICE: below them a model's rating on a board is provisional. */
+  minVotesRanked: RankedMinimum;
   storeRetryMs: number;
   /** How often the schedules' presence in Redis is checked (they are written again when missing). */
   scheduleCheckMs: number;
@@ -159,6 +164,7 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     demoSpeed: e.DEMO_SPEED,
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,
     leaderboardStyleIntervalMs: Math.round(e.LEADERBOARD_STYLE_REFIT_MINUTES * 60_000),
+    minVotesRanked: rankedMinimumOf(e),
     storeRetryMs: e.STORE_RETRY_MS,
     scheduleCheckMs: e.SCHEDULE_CHECK_MS,
     sweep: {

@@ -196,6 +196,8 @@ export async function startWorker(
       REDIS_URL: config.redisUrl,
       REDIS_CLUSTER_NODES: config.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(','),
       REDIS_PREFIX: config.redisPrefix,
+      MIN_VOTES_RANKED: String(config.minVotesRanked.overall),
+      MIN_VOTES_RANKED_SLICE: String(config.minVotesRanked.slice),
     },
   });
 

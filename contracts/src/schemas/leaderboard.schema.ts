@@ -57,18 +57,30 @@ export const ZStyleCoefficientSchema = z.object({
   ciHigh: z.number(),
 });
 
-/** One model's place on the leaderboard (Bradley-Terry rating on a 400-point scale around 1000). */
+/**
+ * One model's place on the leaderboard (Bradley-Terry rating on a 400-point scale around 1000).
+ * A model is ranked once it has the board's `minVotesRanked` counted votes and an interval; until
+ * then its rating is provisional: shown, with its vote count, but with no rank.
+ */
 export const ZLeaderboardModelSchema = z.object({
   model: z.string(),
   label: z.string(),
   family: z.enum(FAMILIES),
   rating: z.number(),
-  /** 95% bootstrap interval of the rating. */
-  ciLow: z.number(),
-  ciHigh: z.number(),
-  /** 1 + the number of models whose lower bound is above this one's upper bound. */
-  rank: z.number().int().positive(),
-  /** Counted battles this model was in. */
+  /**
+   * 95% bootstrap interval of the rating; both null when the bootstrap gives none (its resamples
+   * never varied, as with one vote or verdicts that all agree): never an interval of zero width.
+   */
+  ciLow: z.number().nullable(),
+  ciHigh: z.number().nullable(),
+  /**
+   * Among the board's ranked models: 1 + the number of them whose lower bound is above this one's
+   * upper bound. Null for a provisional model, which takes no part in ranking the others.
+   */
+  rank: z.number().int().positive().nullable(),
+  /** Fewer counted votes than the board's `minVotesRanked`, or no interval: rated, not ranked. */
+  provisional: z.boolean().default(false),
+  /** Counted battles (votes) this model was in. */
   battles: z.number().int().nonnegative(),
   /** Share of those battles won outright, in percent. */
   winRate: z.number().min(0).max(100),
@@ -92,11 +104,14 @@ export const ZLeaderboardSchema = z.object({
   tool: z.string().nullable(),
   category: z.enum(LEADERBOARD_CATEGORIES).nullable().default(null),
   control: z.enum(LEADERBOARD_CONTROLS).default('none'),
+  /** The ranked models by rank (then rating), then the provisional ones by rating: see {@link compareBoardModels}. */
   models: z.array(ZLeaderboardModelSchema),
   /** Counted votes the ratings come from. */
   votes: z.number().int().nonnegative(),
   /** Counted votes needed before ratings are shown (0: none); below it `models` is empty. */
   minVotes: z.number().int().nonnegative().default(0),
+  /** Counted votes a model needs on this board to be ranked (0: every model with an interval is). */
+  minVotesRanked: z.number().int().nonnegative().default(0),
   /** Counted battles per pair of models, for the win-fraction and battle-count pictures. */
   pairs: z.array(ZLeaderboardPairSchema).default([]),
   /** The style-controlled fit's coefficients (control `style` only). */
@@ -111,6 +126,12 @@ export const ZLeaderboardSchema = z.object({
   reasons: z.record(z.string(), ZModelReasonsSchema).optional(),
 });
 export type Leaderboard = z.infer<typeof ZLeaderboardSchema>;
+
+/** The board's order: ranked models by rank, then by rating; then the provisional ones, by rating. */
+export function compareBoardModels(x: Pick<LeaderboardModel, 'rank' | 'rating'>, y: Pick<LeaderboardModel, 'rank' | 'rating'>): number {
+  if (x.rank === null || y.rank === null) return (x.rank === null ? 1 : 0) - (y.rank === null ? 1 : 0) || y.rating - x.rating;
+  return x.rank - y.rank || y.rating - x.rating;
+}
 
 /** Which board: at most one of `tool` and `category`. */
 export const ZLeaderboardQuerySchema = z

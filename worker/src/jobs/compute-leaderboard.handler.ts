@@ -3,6 +3,7 @@ import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Db } from '../infra/db.ts';
 import { countedCells, databaseNow, foldCountedVotes, storedSpeeds, writeSnapshots } from '../store/leaderboard.repo.ts';
 import { plainLeaderboardsOf, SCOPES, snapshotsOf } from './leaderboard-boards.ts';
+import type { FitSettings, RankedMinimum } from './leaderboard-boards.ts';
 
 export interface LeaderboardDeps {
   db: Db;
@@ -10,6 +11,8 @@ export interface LeaderboardDeps {
   keys: RedisKeys;
   resamples?: number;
   seed?: number;
+  /** Default DEFAULT_RANKED_MINIMUM (the settings' defaults). */
+  minVotesRanked?: RankedMinimum;
   /** How old a vote must be to be folded into the stored cells for good (default FOLD_LAG_MS). */
   foldLagMs?: number;
 }
@@ -41,8 +44,8 @@ export async function styleBoardMissing(redis: RedisClient, keys: RedisKeys): Pr
   return found.some((n) => n === 0);
 }
 
-/** The bootstrap's settings both refits fit with. */
-export const fitSettingsOf = (deps: LeaderboardDeps) => ({ resamples: deps.resamples ?? 100, seed: deps.seed ?? 42 });
+/** The bootstrap's settings both refits fit with, and the votes a model needs to be ranked. */
+export const fitSettingsOf = (deps: LeaderboardDeps): FitSettings => ({ resamples: deps.resamples ?? 100, seed: deps.seed ?? 42, minVotesRanked: deps.minVotesRanked });
 
 /**
  * Caches boards in Redis, one SET per board, not one transaction: on a Redis Cluster the boards'

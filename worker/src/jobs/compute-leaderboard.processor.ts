@@ -15,15 +15,21 @@ import { createRedis, redisReady } from '../infra/redis.ts';
 import { createComputeLeaderboard } from './compute-leaderboard.handler.ts';
 import type { RefitResult } from './compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from './compute-style-leaderboard.handler.ts';
+import { rankedMinimumOf, ZRankedMinimumEnvSchema } from './leaderboard-boards.ts';
 
-/** Required, with no defaults: a child that silently used the default database would be worse than one that fails. */
-export const ZRefitEnvSchema = z.object({
-  DATABASE_URL: ZInfraEnvSchema.shape.DATABASE_URL.unwrap(),
-  REDIS_URL: ZInfraEnvSchema.shape.REDIS_URL.unwrap(),
-  /** Empty: one Redis at REDIS_URL. */
-  REDIS_CLUSTER_NODES: ZInfraEnvSchema.shape.REDIS_CLUSTER_NODES,
-  REDIS_PREFIX: ZInfraEnvSchema.shape.REDIS_PREFIX.unwrap(),
-});
+/**
+ * The connections are required, with no defaults: a child that silently used the default database
+ * would be worse than one that fails. The ranked minimum is the worker's, already checked at its start.
+ */
+export const ZRefitEnvSchema = z
+  .object({
+    DATABASE_URL: ZInfraEnvSchema.shape.DATABASE_URL.unwrap(),
+    REDIS_URL: ZInfraEnvSchema.shape.REDIS_URL.unwrap(),
+    /** Empty: one Redis at REDIS_URL. */
+    REDIS_CLUSTER_NODES: ZInfraEnvSchema.shape.REDIS_CLUSTER_NODES,
+    REDIS_PREFIX: ZInfraEnvSchema.shape.REDIS_PREFIX.unwrap(),
+  })
+  .extend(ZRankedMinimumEnvSchema.shape);
 
 /**
  * How long one of the refit's queries may go unanswered. Longer than the battle path's bound: the
@@ -31,8 +37,9 @@ export const ZRefitEnvSchema = z.object({
  */
 const REFIT_QUERY_TIMEOUT_MS = 10 * 60_000;
 
-/** The settings as they go into the child's environment. */
-export type RefitEnv = z.input<typeof ZRefitEnvSchema>;
+/** The settings as they go into the child's environment: strings, as every environment variable. */
+type RankedMinimumKey = keyof typeof ZRankedMinimumEnvSchema.shape;
+export type RefitEnv = Omit<z.input<typeof ZRefitEnvSchema>, RankedMinimumKey> & Partial<Record<RankedMinimumKey, string>>;
 
 /** The job's return value: the refit's result, which refit it was and the process that computed it. */
 export interface RefitJobResult extends RefitResult {
@@ -61,7 +68,7 @@ export default async function computeLeaderboardProcessor(job: SandboxedJob): Pr
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails
   try {
     await redisReady(redis, { failOnError: true });
-    const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX) };
+    const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX), minVotesRanked: rankedMinimumOf(env) };
     if (job.name === COMPUTE_STYLE_LEADERBOARD_JOB) return { ...(await createComputeStyleLeaderboard(deps)()), control: 'style', pid: process.pid };
     return { ...(await createComputeLeaderboard(deps)()), control: 'none', pid: process.pid };
   } finally {

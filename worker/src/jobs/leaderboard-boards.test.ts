@@ -1,9 +1,11 @@
 import { TOOLS } from '@duet/contracts';
-import { bootstrapIntervals, mulberry32 } from '@duet/ratings/ratings';
+import type { Leaderboard } from '@duet/contracts';
+import { bootstrapIntervals, mulberry32, rankModels } from '@duet/ratings/ratings';
 import type { ComparisonCell } from '@duet/ratings/ratings';
 import { describe, expect, it } from 'vitest';
+import { loadWorkerConfig } from '../config.ts';
 import type { CountedRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
-import { plainLeaderboardsOf, styledVotesOf, styleLeaderboardsOf } from './leaderboard-boards.ts';
+import { plainLeaderboardsOf, snapshotsOf, styledVotesOf, styleLeaderboardsOf } from './leaderboard-boards.ts';
 
 const FIT = { resamples: 30, seed: 42 };
 const WINNERS = ['a', 'b', 'tie', 'both_bad'] as const;
@@ -146,5 +148,125 @@ describe('the multi-turn board', () => {
     expect(text.votes).toBe(400);
     expect(multi.models[0]?.model).toBe('m2');
     expect(boards.find((b) => b.tool === null && b.category === null)?.votes).toBe(400);
+  });
+});
+
+describe('provisional ratings', () => {
+  const TOOL = TOOLS[0]!.slug;
+  /** `n` counted votes of `a` against `b` on one tool, `a` winning the share `aWins` of them (the rest split between `b` and ties). */
+  const votes = (a: string, b: string, n: number, aWins: number): CountedRow[] => {
+    const won = Math.round(n * aWins);
+    const lost = Math.ceil((n - won) / 2);
+    const cell = (winner: CountedRow['winner'], k: number): CountedRow => ({
+      tool: TOOL,
+      lang: 'en',
+      has_image: false,
+      multi_turn: false,
+      model_a: a,
+      label_a: a.toUpperCase(),
+      family_a: 'gpt',
+      model_b: b,
+      label_b: b.toUpperCase(),
+      family_b: 'claude',
+      winner,
+      n: k,
+    });
+    return [cell('a', won), cell('b', lost), cell('tie', n - won - lost)].filter((r) => r.n > 0);
+  };
+  const boardsOf = (cells: CountedRow[], minVotesRanked?: { overall: number; slice: number }) =>
+    plainLeaderboardsOf({ cells, styled: null, speed: [], updatedAt: '2026-11-24T00:00:00.000Z', countedThrough: null }, { ...FIT, minVotesRanked });
+  const overall = (boards: Leaderboard[]) => boards.find((b) => b.tool === null && b.category === null)!;
+  const toolBoard = (boards: Leaderboard[]) => boards.find((b) => b.tool === TOOL)!;
+  /** Three models with 800 votes each, and a strong newcomer with `newcomer` votes, as the refit reads them. */
+  const board = (newcomer: number) => [
+    ...votes('m-alpha', 'm-beta', 400, 0.6),
+    ...votes('m-alpha', 'm-gamma', 400, 0.7),
+    ...votes('m-beta', 'm-gamma', 400, 0.55),
+    ...votes('m-new', 'm-alpha', Math.ceil(newcomer / 2), 0.9),
+    ...votes('m-new', 'm-gamma', Math.floor(newcomer / 2), 0.9),
+  ];
+
+  it('lists a model under the minimum after the ranked ones, with its votes and no rank, and ranks the others among themselves', () => {
+    const cells = board(299);
+    const b = overall(boardsOf(cells));
+    expect(b.minVotesRanked).toBe(300);
+    expect(b.models.map((m) => [m.model, m.provisional, m.battles])).toEqual([
+      ['m-alpha', false, 950],
+      ['m-beta', false, 800],
+      ['m-gamma', false, 949],
+      ['m-new', true, 299],
+    ]);
+    const newcomer = b.models[3]!;
+    expect(newcomer.rank).toBeNull();
+    // Its rating is the best on the board: it is listed last for its votes, not its rating.
+    expect(newcomer.rating).toBeGreaterThan(b.models[0]!.rating);
+    expect(newcomer.ciHigh! - newcomer.ciLow!).toBeGreaterThan(0);
+    // The ranked models' ranks are those of their intervals among themselves: the newcomer's counts against no one.
+    const fit = bootstrapIntervals(cells.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n })), FIT);
+    const ranks = rankModels(new Map([...fit].filter(([model]) => model !== 'm-new')));
+    for (const m of b.models.slice(0, 3)) expect(m.rank).toBe(ranks.get(m.model));
+    expect(b.models[0]!.rank).toBe(1);
+    // The daily snapshot keeps the ranked ratings only.
+    expect(snapshotsOf([b])[0]!.models.map((m) => m.model)).toEqual(['m-alpha', 'm-beta', 'm-gamma']);
+
+    // A tool's board asks for fewer votes: there the newcomer is ranked.
+    const tool = toolBoard(boardsOf(cells));
+    expect(tool.minVotesRanked).toBe(100);
+    expect(tool.models.every((m) => !m.provisional && m.rank !== null)).toBe(true);
+    expect(tool.models[0]!.model).toBe('m-new');
+  });
+
+  it('ranks a model from exactly the minimum of counted votes, and follows the settings', () => {
+    const at = overall(boardsOf(board(300)));
+    expect(at.models.find((m) => m.model === 'm-new')).toMatchObject({ provisional: false, rank: 1, battles: 300 });
+    expect(at.models[0]!.model).toBe('m-new');
+    const strict = boardsOf(board(300), { overall: 1_000, slice: 900 });
+    expect(overall(strict).models.every((m) => m.provisional && m.rank === null)).toBe(true);
+    expect(snapshotsOf(strict).filter((s) => s.scope === '*')).toEqual([]);
+    // Provisional ones keep the board's order: by rating.
+    const ratings = overall(strict).models.map((m) => m.rating);
+    expect(ratings).toEqual([...ratings].sort((x, y) => y - x));
+    // On the tool's board two models have the 900 votes: ranked first; then the others, the stronger newcomer first.
+    expect(toolBoard(strict).models.map((m) => [m.model, m.rank === null])).toEqual([
+      ['m-alpha', false],
+      ['m-gamma', false],
+      ['m-new', true],
+      ['m-beta', true],
+    ]);
+  });
+
+  it('shows both models of a single counted vote as provisional, with no interval rather than one of zero width', () => {
+    for (const minimum of [undefined, { overall: 0, slice: 0 }]) {
+      const boards = boardsOf(votes('m-alpha', 'm-beta', 1, 1), minimum);
+      for (const b of [overall(boards), toolBoard(boards)]) {
+        expect(b.votes).toBe(1);
+        expect(b.models.map((m) => [m.model, m.rank, m.provisional, m.ciLow, m.ciHigh, m.battles])).toEqual([
+          ['m-alpha', null, true, null, null, 1],
+          ['m-beta', null, true, null, null, 1],
+        ]);
+        expect(b.models[0]!.rating).toBeGreaterThan(b.models[1]!.rating);
+      }
+    }
+  });
+
+  it('never shows an interval of zero width: verdicts that all agree give none, however many', () => {
+    const unanimous = overall(boardsOf(votes('m-alpha', 'm-beta', 500, 1)));
+    expect(unanimous.models.map((m) => [m.provisional, m.ciLow, m.ciHigh, m.battles])).toEqual([
+      [true, null, null, 500],
+      [true, null, null, 500],
+    ]);
+    for (const b of boardsOf(untidyCells())) {
+      for (const m of b.models) {
+        expect(m.ciLow === null).toBe(m.ciHigh === null);
+        if (m.ciLow !== null) expect(m.ciHigh!).toBeGreaterThan(m.ciLow);
+        expect(m.provisional).toBe(m.rank === null);
+      }
+    }
+  });
+
+  it('reads the minimums from the worker’s settings, 300 overall and 100 per tool or category by default, and refuses a bad one', () => {
+    expect(loadWorkerConfig({}).minVotesRanked).toEqual({ overall: 300, slice: 100 });
+    expect(loadWorkerConfig({ MIN_VOTES_RANKED: '1000', MIN_VOTES_RANKED_SLICE: '0' }).minVotesRanked).toEqual({ overall: 1_000, slice: 0 });
+    expect(() => loadWorkerConfig({ MIN_VOTES_RANKED: '-1', MIN_VOTES_RANKED_SLICE: 'many' })).toThrow(/MIN_VOTES_RANKED[\s\S]*MIN_VOTES_RANKED_SLICE/);
   });
 });

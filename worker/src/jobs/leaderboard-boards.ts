@@ -1,6 +1,7 @@
-import { boardScope, CATEGORY_MIN_VOTES, LEADERBOARD_CATEGORIES, NO_SPEED, TOOLS } from '@duet/contracts';
+import { boardScope, CATEGORY_MIN_VOTES, compareBoardModels, LEADERBOARD_CATEGORIES, NO_SPEED, TOOLS } from '@duet/contracts';
 import { bootstrapIntervals, rankModels } from '@duet/ratings/ratings';
 import { styleControlledIntervals } from '@duet/ratings/style-control';
+import { z } from 'zod';
 import type { BoardId, Leaderboard, LeaderboardCategory, LeaderboardModel, LeaderboardPair, ModelFamily, ModelSpeed } from '@duet/contracts';
 import type { ComparisonCell, RatingInterval } from '@duet/ratings/ratings';
 import type { StyledComparison } from '@duet/ratings/style-control';
@@ -16,9 +17,30 @@ export interface RefitData {
   countedThrough: string | null;
 }
 
+/** Counted votes a model needs on a board to be ranked: below, its rating is provisional. */
+export interface RankedMinimum {
+  /** On the overall board. */
+  overall: number;
+  /** On a tool's or a category's board (a slice of the votes). */
+  slice: number;
+}
+
+/** The settings of {@link RankedMinimum}, read by the worker at start and by the refit's own process. */
+export const ZRankedMinimumEnvSchema = z.object({
+  MIN_VOTES_RANKED: z.coerce.number().int().min(0).default(300),
+  MIN_VOTES_RANKED_SLICE: z.coerce.number().int().min(0).default(100),
+});
+
+export const rankedMinimumOf = (e: z.infer<typeof ZRankedMinimumEnvSchema>): RankedMinimum => ({ overall: e.MIN_VOTES_RANKED, slice: e.MIN_VOTES_RANKED_SLICE });
+
+/** The settings' defaults, for a refit called without them. */
+export const DEFAULT_RANKED_MINIMUM: RankedMinimum = rankedMinimumOf(ZRankedMinimumEnvSchema.parse({}));
+
 export interface FitSettings {
   resamples: number;
   seed: number;
+  /** Default {@link DEFAULT_RANKED_MINIMUM}. */
+  minVotesRanked?: RankedMinimum;
 }
 
 type Scope = Pick<BoardId, 'tool' | 'category'>;
@@ -130,28 +152,45 @@ function tally(rows: CountedRow[]): { meta: Map<string, ModelMeta>; pairs: Leade
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-const UNBOUNDED = 1000;
 
-function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, ModelMeta>, speed: Map<string, ModelSpeed>): LeaderboardModel[] {
-  const ranks = rankModels(intervals);
+/**
+ * The interval as the board shows it, to a tenth of a point; null when the bootstrap gave none: a
+ * model in no resample (infinite bounds), or resamples that never varied (one vote, a pair whose
+ * verdicts all agree), whose interval rounds to zero width. "±0" would claim a certainty that
+ * only the bootstrap's blindness to such votes gives.
+ */
+function shownInterval(iv: RatingInterval): { ciLow: number; ciHigh: number } | null {
+  if (!Number.isFinite(iv.ciLow) || !Number.isFinite(iv.ciHigh)) return null;
+  const [ciLow, ciHigh] = [round1(iv.ciLow), round1(iv.ciHigh)];
+  return ciHigh > ciLow ? { ciLow, ciHigh } : null;
+}
+
+/**
+ * The board's models: ranked where they have `minVotes` counted battles and an interval, ranked by
+ * interval among those only (a provisional model's interval, wide or missing, ranks no one), in
+ * the board's order ({@link compareBoardModels}).
+ */
+function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, ModelMeta>, speed: Map<string, ModelSpeed>, minVotes: number): LeaderboardModel[] {
+  const shown = new Map([...intervals].map(([model, iv]) => [model, shownInterval(iv)]));
+  const ranks = rankModels(new Map([...intervals].filter(([model]) => shown.get(model) && meta.get(model)!.battles >= minVotes)));
   const models: LeaderboardModel[] = [...intervals].map(([model, iv]) => {
     const m = meta.get(model)!;
+    const rank = ranks.get(model) ?? null;
     return {
       model,
       label: m.label,
       family: m.family,
       rating: round1(iv.rating),
-      // A model too rare to appear in any resample has no interval: show it as unbounded.
-      ciLow: round1(Number.isFinite(iv.ciLow) ? iv.ciLow : iv.rating - UNBOUNDED),
-      ciHigh: round1(Number.isFinite(iv.ciHigh) ? iv.ciHigh : iv.rating + UNBOUNDED),
-      rank: ranks.get(model) ?? 1,
+      ciLow: shown.get(model)?.ciLow ?? null,
+      ciHigh: shown.get(model)?.ciHigh ?? null,
+      rank,
+      provisional: rank === null,
       battles: m.battles,
       winRate: m.battles ? round1((100 * m.wins) / m.battles) : 0,
       speed: speed.get(model) ?? NO_SPEED,
     };
   });
-  models.sort((x, y) => x.rank - y.rank || y.rating - x.rating);
-  return models;
+  return models.sort(compareBoardModels);
 }
 
 /** The styled votes as the fit takes them, built once for every scope. */
@@ -242,26 +281,28 @@ function rowsInScope(scope: Scope, cells: CountedRow[], slices: CellSlice[]): Co
 }
 
 /** What every board of one scope shares: its votes, battles and wins, pairs and speeds. */
-function scopeOf(scope: Scope, data: RefitData, slices: CellSlice[]) {
+function scopeOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: FitSettings) {
   const rows = rowsInScope(scope, data.cells, slices);
   const { meta, pairs, votes } = tally(rows);
   const minVotes = scope.category ? CATEGORY_MIN_VOTES : 0;
+  const ranked = opts.minVotesRanked ?? DEFAULT_RANKED_MINIMUM;
+  const minVotesRanked = scope.tool === null && scope.category === null ? ranked.overall : ranked.slice;
   const enough = votes >= minVotes;
-  const base = { ...scope, votes, minVotes, pairs: enough ? pairs : [], updatedAt: data.updatedAt, countedThrough: data.countedThrough };
+  const base = { ...scope, votes, minVotes, minVotesRanked, pairs: enough ? pairs : [], updatedAt: data.updatedAt, countedThrough: data.countedThrough };
   return { rows, meta, enough, base, speed: speedOf(data.speed, scope) };
 }
 
 /** The scope's plain board: the Bradley-Terry fit on its cells. */
 function plainBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: FitSettings): Leaderboard {
-  const { rows, meta, enough, base, speed } = scopeOf(scope, data, slices);
+  const { rows, meta, enough, base, speed } = scopeOf(scope, data, slices, opts);
   const cells: ComparisonCell[] = rows.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n }));
-  const plain = enough ? modelsOf(bootstrapIntervals(cells, opts), meta, speed) : [];
+  const plain = enough ? modelsOf(bootstrapIntervals(cells, opts), meta, speed, base.minVotesRanked) : [];
   return { ...base, control: 'none', models: plain, style: null };
 }
 
 /** The scope's style-controlled board: the joint fit of strengths and style on its styled votes. */
 function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled: StyledVotes, opts: FitSettings, failures?: string[]): Leaderboard {
-  const { meta, enough, base, speed } = scopeOf(scope, data, slices);
+  const { meta, enough, base, speed } = scopeOf(scope, data, slices, opts);
   const votesOf: StyledComparison[] = [];
   for (const r of styled) if (inScope(scope, r)) votesOf.push(r.vote);
   let fit: ReturnType<typeof styleControlledIntervals> | null = null;
@@ -274,7 +315,7 @@ function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled
   return {
     ...base,
     control: 'style',
-    models: fit ? modelsOf(fit.intervals, meta, speed) : [],
+    models: fit ? modelsOf(fit.intervals, meta, speed, base.minVotesRanked) : [],
     style: fit ? fit.coefficients.map((c) => ({ ...c, estimate: round3(c.estimate), ciLow: round3(c.ciLow), ciHigh: round3(c.ciHigh) })) : null,
   };
 }
@@ -306,14 +347,10 @@ export function styleLeaderboardsOf(data: RefitData & { styled: StyledVotes }, o
   return SCOPES.map((s) => styleBoardOf(s, data, slices, data.styled, opts, failures));
 }
 
-/** What the daily snapshot keeps of a board (boards with ratings only). */
+/** What the daily snapshot keeps of a board: its ranked models (boards with any only); a provisional rating is no part of its history. */
 export function snapshotsOf(boards: Leaderboard[]): SnapshotRow[] {
-  return boards
-    .filter((b) => b.models.length > 0)
-    .map((b) => ({
-      scope: boardScope(b),
-      control: b.control,
-      votes: b.votes,
-      models: b.models.map((m) => ({ model: m.model, label: m.label, rating: m.rating, ciLow: m.ciLow, ciHigh: m.ciHigh })),
-    }));
+  return boards.flatMap((b) => {
+    const models = b.models.flatMap((m) => (m.rank !== null && m.ciLow !== null && m.ciHigh !== null ? [{ model: m.model, label: m.label, rating: m.rating, ciLow: m.ciLow, ciHigh: m.ciHigh }] : []));
+    return models.length > 0 ? [{ scope: boardScope(b), control: b.control, votes: b.votes, models }] : [];
+  });
 }

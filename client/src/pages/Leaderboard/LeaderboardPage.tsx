@@ -215,7 +215,7 @@ export default function LeaderboardPage() {
         )}
 
         {data && !empty && (
-          <LeaderboardTable models={data.models} scope={scope}>
+          <LeaderboardTable models={data.models} minVotesRanked={data.minVotesRanked} scope={scope}>
             {data.updatedAt && (
               <p className="lb-meta" data-testid="leaderboard-meta">
                 <span>

@@ -12,6 +12,7 @@ const model = (id: string, label: string, rank: number, rating: number): Leaderb
   ciLow: rating - 50,
   ciHigh: rating + 50,
   rank,
+  provisional: false,
   battles: 10,
   winRate: 50,
   speed: NO_SPEED,

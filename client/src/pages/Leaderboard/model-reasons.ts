@@ -1,5 +1,6 @@
 import type { Leaderboard, LeaderboardHistory, ModelFamily, PassedReason, PickedReason } from '@duet/contracts';
 import { PASSED_REASONS, PICKED_REASONS } from '@duet/contracts/schemas/vote-reason.schema';
+import { compareBoardModels } from '@duet/contracts/schemas/leaderboard.schema';
 
 /** How many reasons a line shows: the most given ones. */
 export const TOP_REASONS = 3;
@@ -44,8 +45,8 @@ export function reasonLines(board: Pick<Leaderboard, 'models' | 'reasons'>, hist
   const known = new Map<string, { label: string; family: ModelFamily | null }>();
   for (const day of history?.days ?? []) for (const m of day.models) known.set(m.model, { label: m.label, family: null });
   for (const m of board.models) known.set(m.model, { label: m.label, family: m.family });
-  // The table's order: by rank, then by rating.
-  const rank = new Map([...board.models].sort((x, y) => x.rank - y.rank || y.rating - x.rating).map((m, i) => [m.model, i]));
+  // The table's order: the ranked models by rank, then by rating, then the provisional ones.
+  const rank = new Map([...board.models].sort(compareBoardModels).map((m, i) => [m.model, i]));
 
   const lines = Object.entries(board.reasons ?? {}).flatMap(([model, r]): ModelReasonLines[] => {
     const picked = topReasons(r.picked, PICKED_REASONS);

@@ -19,12 +19,12 @@ function niceStep(span: number, target: number): number {
  * One axis for every row: from the lowest lower bound to the highest upper bound over the
  * table, with a little room at both ends so the dots and whisker caps are not cut off.
  */
-export function ratingAxis(models: ReadonlyArray<{ rating: number; ciLow: number; ciHigh: number }>): Axis {
+export function ratingAxis(models: ReadonlyArray<{ rating: number; ciLow: number | null; ciHigh: number | null }>): Axis {
   if (models.length === 0) return { min: 0, max: 1, ticks: [] };
-  let lo = Math.min(...models.map((m) => Math.min(m.ciLow, m.rating)));
-  let hi = Math.max(...models.map((m) => Math.max(m.ciHigh, m.rating)));
+  let lo = Math.min(...models.map((m) => Math.min(m.ciLow ?? m.rating, m.rating)));
+  let hi = Math.max(...models.map((m) => Math.max(m.ciHigh ?? m.rating, m.rating)));
   if (!(hi - lo > 1)) {
-    // One model, or intervals of zero width: centre it on a modest range.
+    // One model, or no intervals: centre it on a modest range.
     lo -= 50;
     hi += 50;
   }
@@ -33,7 +33,8 @@ export function ratingAxis(models: ReadonlyArray<{ rating: number; ciLow: number
   const max = hi + pad;
   const step = niceStep(max - min, 4);
   const ticks: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max; v += step) ticks.push(Math.round(v * 1e6) / 1e6);
+  // `+ 0` turns a tick of −0 (an axis starting just below zero) into 0.
+  for (let v = Math.ceil(min / step) * step; v <= max; v += step) ticks.push(Math.round(v * 1e6) / 1e6 + 0);
   return { min, max, ticks };
 }
 

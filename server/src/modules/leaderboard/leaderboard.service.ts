@@ -42,7 +42,7 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
   const cachedBoard = async (board: BoardId): Promise<Leaderboard> => {
     const cached = await deps.redis.get(deps.keys.leaderboard(board.tool, board));
     if (cached === null) {
-      return { ...board, models: [], votes: 0, minVotes: 0, pairs: [], style: null, updatedAt: null, countedThrough: null };
+      return { ...board, models: [], votes: 0, minVotes: 0, minVotesRanked: 0, pairs: [], style: null, updatedAt: null, countedThrough: null };
     }
     let json: unknown;
     try {
