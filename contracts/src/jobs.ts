@@ -17,6 +17,17 @@ export const LEADERBOARD_SCHEDULER = 'leaderboard-refresh';
 export const COMPUTE_STYLE_LEADERBOARD_JOB = 'compute-style-leaderboard';
 export const LEADERBOARD_STYLE_SCHEDULER = 'leaderboard-style-refresh';
 
+/** What the style refit writes at `leaderboardStyleCost` after each run. */
+export type StyleRefitCost = 'cheap' | 'costly';
+
+/**
+ * Whether the style-controlled boards and the speeds follow the plain boards' schedule: while the
+ * last style refit was cheap, each plain refit that finds votes the style boards lack runs it along;
+ * once it was costly, the style scheduler alone runs it. Before any has run (null), the scheduler's
+ * first run, at the worker's start, measures it: a refit of a million votes never delays a plain one.
+ */
+export const styleRefitFollowsPlain = (cost: string | null): boolean => cost === ('cheap' satisfies StyleRefitCost);
+
 /**
  * How a battle job is retried. A crashed worker's job is retried and resumes, keeping stored
  * answers; a job that cannot even load its battle (PostgreSQL down) waits longer each time:

@@ -17,6 +17,11 @@ export const redisKeys = (prefix: string) => ({
   /** Set when a counted vote arrives; cleared by the leaderboard job when it recomputes. */
   leaderboardDirty: `${prefix}:leaderboard:dirty`,
   /**
+   * How the last style refit went, written by it: `cheap` (under LEADERBOARD_STYLE_CHEAP_MS, so the
+   * plain refit runs it along) or `costly` (it waits for its own schedule). See `styleRefitFollowsPlain` (jobs.ts).
+   */
+  leaderboardStyleCost: `${prefix}:leaderboard:style-cost`,
+  /**
    * Cached leaderboard JSON: overall (`*`), per tool slug or per category (`category:ko`), with
    * `:style` for the style-controlled ratings.
    */

@@ -1,2 +1,3 @@
 export * from './ratings.ts';
 export * from './style-control.ts';
+export * from './sandwich.ts';

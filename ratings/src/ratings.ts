@@ -58,6 +58,16 @@ export interface FitOptions {
   prior?: number;
 }
 
+/** An option of the plain fit and its intervals, not of {@link FitOptions} (which the style-controlled fit shares). */
+export interface WeightingOptions {
+  /**
+   * Weigh each vote inversely to how often its pair of models met ({@link pairWeights}), so a pair
+   * that a campaign or a default matchup over-sampled counts as much as any other. Default false:
+   * every vote weighs 1.
+   */
+  pairWeighting?: boolean;
+}
+
 /** Options of {@link bootstrapIntervals}: the fit options plus the resampling ones. */
 export interface BootstrapOptions extends FitOptions {
   /** Number of bootstrap resamples. Default 100. */
@@ -114,7 +124,7 @@ function votesIn(c: Comparison | ComparisonCell): number {
  * bootstrap too: drawing from merged cells gives each merged count the law the sum
  * of the separate counts would have (a multinomial's coarsening is a multinomial).
  */
-interface Encoded {
+export interface Encoded {
   ids: string[];
   lo: Int32Array;
   /** Equal to `lo` for a model compared with itself (it counts only as "present"). */
@@ -126,7 +136,8 @@ interface Encoded {
   total: number;
 }
 
-function encode(votes: Votes): Encoded {
+/** @internal Shared with the sandwich intervals (sandwich.ts). */
+export function encode(votes: Votes): Encoded {
   const winsA = new Float64Array(votes.length);
   const n = new Float64Array(votes.length);
   const idSet = new Set<string>();
@@ -198,9 +209,11 @@ export function resolveFit(opts: FitOptions | undefined): ResolvedFit {
  * strengths, anchored per connected component to mean 0, and NaN for models that
  * do not appear in any counted cell. With `start` (log10 strengths of a nearby fit,
  * as the full-data fit is for a bootstrap resample) it runs Newton's method from
- * there, and falls back to MM from scratch if Newton does not converge.
+ * there, and falls back to MM from scratch if Newton does not converge. Counts need not be whole:
+ * weighted votes ({@link pairWeights}) are counts times weights.
+ * @internal Shared with the sandwich intervals.
  */
-function fitEncoded(enc: Encoded, count: Float64Array, o: ResolvedFit, start?: Float64Array): Float64Array {
+export function fitEncoded(enc: Encoded, count: Float64Array, o: ResolvedFit, start?: Float64Array): Float64Array {
   const m = enc.ids.length;
   const present = new Uint8Array(m);
   // Per unordered pair (lo < hi) that met: games (with the virtual tie) and win weights.
@@ -450,7 +463,38 @@ function assertMleExists(components: number[][], beat: number[][], ids: string[]
   }
 }
 
-function toRatings(ids: string[], log10Strength: Float64Array, o: ResolvedFit): Map<string, number> {
+/**
+ * Inverse pair frequency weights, one per cell of `enc` (with `count` votes in each, default the
+ * data's): a vote between models i and j weighs
+ * N / (P · n_ij), where n_ij is the votes of that pair, P the number of pairs of distinct models that
+ * met and N their votes. Every pair that met then carries the same total weight N / P and the
+ * weights still sum to N, so the prior and the scale of the fit keep their meaning. A model's votes
+ * against itself (which the fit ignores) weigh 1.
+ * @internal
+ */
+export function pairWeights(enc: Encoded, count: Float64Array = enc.n): Float64Array {
+  const w = new Float64Array(count.length).fill(1);
+  const perPair: [number, number, number][] = []; // first cell, end, votes
+  for (let k = 0; k < count.length; ) {
+    const start = k;
+    let votes = 0;
+    for (; k < count.length && enc.lo[k] === enc.lo[start] && enc.hi[k] === enc.hi[start]; k++) votes += count[k] as number;
+    if (enc.lo[start] !== enc.hi[start] && votes > 0) perPair.push([start, k, votes]);
+  }
+  const total = perPair.reduce((s, [, , v]) => s + v, 0);
+  for (const [start, end, votes] of perPair) w.fill(total / (perPair.length * votes), start, end);
+  return w;
+}
+
+/** The counts the fit sees: the votes, times their {@link pairWeights} with `pairWeighting`. @internal */
+export function weightedCounts(enc: Encoded, count: Float64Array, pairWeighting: boolean | undefined): Float64Array {
+  if (!pairWeighting) return count;
+  const weights = pairWeights(enc, count);
+  return Float64Array.from(count, (c, k) => c * (weights[k] as number));
+}
+
+/** @internal Shared with the sandwich intervals. */
+export function toRatings(ids: string[], log10Strength: Float64Array, o: ResolvedFit): Map<string, number> {
   const rows: [string, number][] = [];
   ids.forEach((id, i) => {
     const l = log10Strength[i] as number;
@@ -499,12 +543,14 @@ function toRatings(ids: string[], log10Strength: Float64Array, o: ResolvedFit): 
  * is its own component and gets `base`; an empty input gives an empty map; an
  * unknown `winner` or an `n` that is not a non-negative integer throws a `RangeError`.
  *
+ * With `pairWeighting` each vote counts with its {@link pairWeights} weight instead of 1.
+ *
  * @returns model id → rating, ordered by rating descending (ties by id ascending).
  */
-export function fitBradleyTerry(votes: Votes, opts?: FitOptions): Map<string, number> {
+export function fitBradleyTerry(votes: Votes, opts?: FitOptions & WeightingOptions): Map<string, number> {
   const o = resolveFit(opts);
   const enc = encode(votes);
-  return toRatings(enc.ids, fitEncoded(enc, enc.n, o), o);
+  return toRatings(enc.ids, fitEncoded(enc, weightedCounts(enc, enc.n, opts?.pairWeighting), o), o);
 }
 
 /** mulberry32: small, fast, seeded 32-bit PRNG returning floats in [0, 1). Shared with the style-controlled fit. */
@@ -645,7 +691,9 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
  * model absent from a resample is skipped for that resample.
  * `ciLow`/`ciHigh` are the (1 − level)/2 and (1 + level)/2 percentiles (default
  * level 0.95, linear interpolation between order statistics) of the model's
- * resampled ratings.
+ * resampled ratings. With `pairWeighting` the full-data fit and every resample's refit weigh each
+ * vote by {@link pairWeights}, computed again on each resample's counts: the weights are part of
+ * the estimator the bootstrap repeats (weights fixed at the data's undercover on lopsided boards).
  *
  * Guarantees: `ciLow ≤ rating ≤ ciHigh` — if the percentile interval does not
  * contain the full-data rating (possible with skewed, sparse data) it is widened
@@ -654,7 +702,7 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
  *
  * @returns model id → interval, in the order of {@link fitBradleyTerry} (rating descending).
  */
-export function bootstrapIntervals(votes: Votes, opts?: BootstrapOptions): Map<string, RatingInterval> {
+export function bootstrapIntervals(votes: Votes, opts?: BootstrapOptions & WeightingOptions): Map<string, RatingInterval> {
   const o = resolveFit(opts);
   const resamples = opts?.resamples ?? 100;
   const seed = opts?.seed ?? 42;
@@ -664,14 +712,14 @@ export function bootstrapIntervals(votes: Votes, opts?: BootstrapOptions): Map<s
   if (!(level > 0 && level < 1)) throw new RangeError('level must be in (0, 1)');
 
   const enc = encode(votes);
-  const fullLog10 = fitEncoded(enc, enc.n, o);
+  const fullLog10 = fitEncoded(enc, weightedCounts(enc, enc.n, opts?.pairWeighting), o);
   const full = toRatings(enc.ids, fullLog10, o);
   const samples: number[][] = enc.ids.map(() => []);
   const rand = mulberry32(seed);
   const count = new Float64Array(enc.n.length);
   for (let r = 0; r < resamples; r++) {
     resampleCells(enc.n, enc.total, rand, count);
-    const log10Strength = fitEncoded(enc, count, o, fullLog10);
+    const log10Strength = fitEncoded(enc, weightedCounts(enc, count, opts?.pairWeighting), o, fullLog10);
     for (let i = 0; i < enc.ids.length; i++) {
       const l = log10Strength[i] as number;
       if (!Number.isNaN(l)) (samples[i] as number[]).push(o.base + o.scale * l);

@@ -190,7 +190,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger = pino(
     keys,
     db,
     logger,
-    nextRefitAt: nextRefitFrom(queueViews.queues.find((q) => q.name === LEADERBOARD_QUEUE)),
+    nextRefitAt: nextRefitFrom(queueViews.queues.find((q) => q.name === LEADERBOARD_QUEUE), () => redis.get(keys.leaderboardStyleCost)),
+    intervals: config.ratingIntervals,
   });
   const dirtyMarks = refitAfterCountedVotes(events, leaderboard, logger);
   const winRates = announceWinRates(events, stats, logger);

@@ -1,8 +1,8 @@
 import proxyaddr from 'proxy-addr';
-import { ZBattleModeSchema } from '@duet/contracts';
+import { RATING_INTERVAL_METHODS, ZBattleModeSchema } from '@duet/contracts';
 import { parseEnv, ZInfraEnvSchema, ZOptionalTextSchema, ZYesNoSchema } from '@duet/platform/env';
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
-import type { BattleMode, ModelSpec } from '@duet/contracts';
+import type { BattleMode, ModelSpec, RatingIntervalMethod } from '@duet/contracts';
 import type { RedisNode } from '@duet/platform/env';
 import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { type BreakerSettings, breakerSettings, ZBreakerEnvSchema } from '@duet/platform/model-breaker';
@@ -136,6 +136,8 @@ export const ZGatewayEnvSchema = ZInfraEnvSchema.extend({
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   /** The most turns a battle may have: its first question and the follow-ups. */
   MAX_TURNS: z.coerce.number().int().min(1).max(50).default(8),
+  /** The leaderboard's intervals when a request does not choose: the bootstrap's or the sandwich's (the refit computes both). */
+  RATING_INTERVALS: z.enum(RATING_INTERVAL_METHODS).default('bootstrap'),
   /** Folder of the built client to serve; empty to serve the API only. */
   CLIENT_DIST: z.string().default('client/dist'),
   /** Run migrations at start-up. */
@@ -185,6 +187,8 @@ export interface GatewayConfig {
   shareFontFiles: string[];
   /** MAX_TURNS: a battle's first question and its follow-ups. */
   maxTurns: number;
+  /** RATING_INTERVALS: the leaderboard's intervals when a request does not choose. */
+  ratingIntervals: RatingIntervalMethod;
   /** Proxies whose X-Forwarded-For is believed (Express's `trust proxy`); empty: none. */
   trustProxy: string[];
   rateLimits: {
@@ -264,6 +268,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     publicUrl: e.PUBLIC_URL ?? null,
     shareFontFiles: e.SHARE_FONT_FILES,
     maxTurns: e.MAX_TURNS,
+    ratingIntervals: e.RATING_INTERVALS,
     rateLimits: {
       battlesPerMinute: e.RATE_LIMIT_BATTLES_PER_MINUTE,
       votesPerMinute: e.RATE_LIMIT_VOTES_PER_MINUTE,

@@ -64,10 +64,24 @@ describe('the leaderboard page', () => {
     expect(await page.getByTestId('leaderboard-history').locator('svg[role="img"]').count()).toBe(1);
     expect(await wcagViolations(page)).toEqual([]);
 
+    // The intervals: the bootstrap's by default, the closed-form ones when chosen, the same ratings.
+    const intervals = page.getByTestId('leaderboard-intervals');
+    const bounds = () => page.getByTestId('leaderboard-interval').evaluateAll((cells) => cells.map((c) => `${c.getAttribute('data-low')}:${c.getAttribute('data-high')}`));
+    const ratings = () => page.getByTestId('leaderboard-rating').allTextContents();
+    expect(await intervals.getByLabel('Resampled').isChecked()).toBe(true);
+    const [bootstrapBounds, bootstrapRatings] = [await bounds(), await ratings()];
+    await intervals.getByText('Closed-form').click();
+    await waitFor(() => new URL(page.url()).searchParams.get('intervals') === 'sandwich', { what: 'the intervals switch' });
+    await expect.poll(() => intervals.getByLabel('Closed-form').isChecked(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(bounds, { timeout: 15_000 }).not.toEqual(bootstrapBounds);
+    expect((await ratings()).sort()).toEqual(bootstrapRatings.sort());
+
     await page.getByTestId('leaderboard-control').getByText('Style-controlled').click();
     await waitFor(() => new URL(page.url()).searchParams.get('control') === 'style', { what: 'the style switch' });
     await page.getByTestId('leaderboard-style').waitFor();
     expect(await page.getByTestId('leaderboard-style').locator('li[data-feature="length"]').count()).toBe(1);
+    // A style-controlled board has the bootstrap's intervals only: no switch.
+    expect(await page.getByTestId('leaderboard-intervals').count()).toBe(0);
 
     await page.getByTestId('leaderboard-category').getByText('With a picture').click();
     await waitFor(() => new URL(page.url()).searchParams.get('category') === 'image', { what: 'the category switch' });
@@ -83,6 +97,9 @@ describe('the leaderboard page', () => {
     await page.getByTestId('leaderboard-heatmap').waitFor();
     await page.getByTestId('leaderboard-style').waitFor();
     expect(await page.getByTestId('leaderboard-heatmap').getByRole('heading', { name: '맞대결' }).isVisible()).toBe(true);
+    expect(await wcagViolations(page)).toEqual([]);
+    await page.goto('/leaderboard?intervals=sandwich');
+    await expect.poll(() => page.getByTestId('leaderboard-intervals').getByLabel('닫힌 식').isChecked(), { timeout: 15_000 }).toBe(true);
     expect(await wcagViolations(page)).toEqual([]);
     await context.close();
   });

@@ -71,6 +71,21 @@ describe('leaderboard evaluation: style control, speed, categories, snapshots an
     expect(styled.models.map((m) => m.battles).sort()).toEqual(plain.models.map((m) => m.battles).sort());
   });
 
+  it('serves the sandwich intervals a request asks for, the bootstrap ones by default, and the style board’s bootstrap ones whatever is asked', async () => {
+    const bootstrap = await board();
+    const sandwich = await board('?intervals=sandwich');
+    expect(bootstrap.intervals).toBe('bootstrap');
+    expect(sandwich.intervals).toBe('sandwich');
+    expect(sandwich.otherIntervals.map((o) => o.intervals)).toEqual(['bootstrap']);
+    expect(sandwich.models.map((m) => [m.model, m.rating]).sort()).toEqual(bootstrap.models.map((m) => [m.model, m.rating]).sort());
+    expect(sandwich.models.map((m) => m.ciLow)).not.toEqual(bootstrap.models.map((m) => m.ciLow));
+    for (const m of sandwich.models) expect(m.rating - m.ciLow!).toBeCloseTo(m.ciHigh! - m.rating, 0);
+    expect((await board('?intervals=bootstrap')).models).toEqual(bootstrap.models);
+    const styled = await board('?control=style&intervals=sandwich');
+    expect(styled.intervals).toBe('bootstrap');
+    expect(styled.models.length).toBeGreaterThan(0);
+  });
+
   it('gives each model its speed from the answers of counted battles only', async () => {
     const overall = await board();
     const sage = overall.models.find((m) => m.model === 'eval-sage')!;
@@ -202,7 +217,7 @@ describe('leaderboard evaluation: style control, speed, categories, snapshots an
   });
 
   it('refuses a bad control, category or combination with a 400 and an unknown tool with a 404', async () => {
-    for (const q of ['?control=fancy', '?category=fr', '?tool=quiz-solving&category=ko', '?control=style&control=none']) {
+    for (const q of ['?control=fancy', '?category=fr', '?tool=quiz-solving&category=ko', '?control=style&control=none', '?intervals=jackknife']) {
       expect((await getJson(`${duet.url}/api/leaderboard${q}`)).status).toBe(400);
     }
     expect((await getJson(`${duet.url}/api/leaderboard/history?days=0`)).status).toBe(400);

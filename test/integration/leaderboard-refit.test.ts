@@ -13,6 +13,8 @@ import { insertSyntheticVotes } from '../helpers/synthetic-votes.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const RANKED_ENV = { MIN_VOTES_RANKED: '3340', MIN_VOTES_RANKED_SLICE: '256' };
+/** The plain fit weighs each vote inversely to how often its pair met (RATING_PAIR_WEIGHTING). */
+const WEIGHTING_ENV = { RATING_PAIR_WEIGHTING: 'true' };
 
 describe('leaderboard refit', () => {
   let duet: TestDuet;
@@ -22,7 +24,7 @@ describe('leaderboard refit', () => {
     // The gateway and the battle worker run in this process: its event loop is the worker's. The
     // ranked minimums are about what a model has on average below (30 models, 50,000 votes): some
     // models are ranked, some provisional, as the refit's own process reads the settings.
-    duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200', ...RANKED_ENV } });
+    duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200', ...RANKED_ENV, ...WEIGHTING_ENV } });
     queue = openRefitQueue(duet.prefix);
     // The refits a worker runs as it starts (the plain boards, then the style-controlled ones, which
     // mark the plain boards for a refit again with their speeds) are over first: one landing while
@@ -67,12 +69,13 @@ describe('leaderboard refit', () => {
     expect(overall.votes).toBe(50_000);
     expect(overall.models).toHaveLength(30);
     const data = { cells: await countedVotes(duet.db.pool), styled: null, speed: await speedStats(duet.db.pool, overall.votes), updatedAt: overall.updatedAt as string, countedThrough: overall.countedThrough };
-    const direct = leaderboardsOf(data, { resamples: 100, seed: 42, minVotesRanked: rankedMinimumOf(ZRankedMinimumEnvSchema.parse(RANKED_ENV)) });
+    const direct = leaderboardsOf(data, { resamples: 100, seed: 42, minVotesRanked: rankedMinimumOf(ZRankedMinimumEnvSchema.parse(RANKED_ENV)), pairWeighting: true });
     expect(direct.filter((b) => !b.category).map((b) => b.tool)).toEqual([null, ...TOOLS.map((t) => t.slug)]);
     for (const board of direct) expect(await cached(board.tool, board.category)).toEqual(board);
     // The settings reached the refit's process: the overall board ranks some models, not all.
     const provisional = overall.models.map((m) => m.provisional);
     expect(overall.minVotesRanked).toBe(3340);
+    expect(overall.pairWeighting).toBe(true);
     expect(provisional.indexOf(true)).toBeGreaterThan(0);
     expect(provisional.slice(provisional.indexOf(true)).every(Boolean)).toBe(true);
   }, 120_000);

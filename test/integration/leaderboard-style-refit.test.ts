@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/contracts';
+import { COMPUTE_STYLE_LEADERBOARD_JOB, LEADERBOARD_SCHEDULER, LEADERBOARD_STYLE_SCHEDULER, redisKeys } from '@duet/contracts';
 import type { Leaderboard } from '@duet/contracts';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -105,33 +105,56 @@ describe('style refit: style-controlled boards and speeds from every vote, apart
   });
 });
 
-describe('style refit on its schedule', () => {
-  let duet: TestDuet;
-  let queue: Queue<unknown, RefitJobResult>;
-  const board = async (query = '') => (await getJson<Leaderboard>(`${duet.url}/api/leaderboard${query}`)).body;
-
+/** A Duet whose plain refit runs every 200 ms and whose style refit is scheduled hourly, with the given cheap threshold. */
+function refitDuet(styleCheapMs: string | undefined) {
+  const ctx = {} as { duet: TestDuet; queue: Queue<unknown, RefitJobResult> };
   beforeAll(async () => {
-    duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200', LEADERBOARD_STYLE_REFIT_MINUTES: '60' } });
-    queue = openRefitQueue(duet.prefix);
+    const cheap: Record<string, string> = styleCheapMs === undefined ? {} : { LEADERBOARD_STYLE_CHEAP_MS: styleCheapMs };
+    ctx.duet = await startTestDuet({ env: { LEADERBOARD_INTERVAL_MS: '200', LEADERBOARD_STYLE_REFIT_MINUTES: '60', ...cheap } });
+    ctx.queue = openRefitQueue(ctx.duet.prefix);
   });
   afterAll(async () => {
-    await queue?.close();
-    await duet?.close();
+    await ctx.queue?.close();
+    await ctx.duet?.close();
   });
+  return {
+    ctx,
+    board: async (query = '') => (await getJson<Leaderboard>(`${ctx.duet.url}/api/leaderboard${query}`)).body,
+    styleJobs: async (states: ('completed' | 'active' | 'waiting' | 'prioritized')[]) =>
+      (await ctx.queue.getJobs(states)).filter((j) => j.name === COMPUTE_STYLE_LEADERBOARD_JOB),
+    /** Stores counted votes with their answers and marks the boards due, as a vote through the gateway would. */
+    addVotes: async (n: number) => {
+      const client = await ctx.duet.db.pool.connect();
+      try {
+        await insertSyntheticVotes(client, n, { answers: true });
+      } finally {
+        client.release();
+      }
+      await ctx.duet.redis.set(redisKeys(ctx.duet.prefix).leaderboardDirty, randomUUID());
+    },
+    /** The style refits are over (the schedule's first run at start, or one asked for) and none is waiting. */
+    styleSettled: async (board: string) =>
+      waitFor(async () => (await ctx.duet.redis.exists(board)) === 1 && (await ctx.queue.getJobs(['active', 'waiting', 'prioritized'])).every((j) => j.name !== COMPUTE_STYLE_LEADERBOARD_JOB), {
+        what: 'the first style refits',
+        timeoutMs: 60_000,
+        intervalMs: 50,
+      }),
+  };
+}
 
-  const styleJobs = async (states: ('completed' | 'active' | 'waiting' | 'prioritized')[]) =>
-    (await queue.getJobs(states)).filter((j) => j.name === COMPUTE_STYLE_LEADERBOARD_JOB);
+const hasSpeeds = (b: Leaderboard) => b.models.length > 0 && b.models.every((m) => m.speed.ttftMsP50 !== null);
+
+describe('style refit on its schedule, when it is not cheap (LEADERBOARD_STYLE_CHEAP_MS=0)', () => {
+  const { ctx, board, styleJobs, addVotes, styleSettled } = refitDuet('0');
+  const VOTES_ADDED = 12;
 
   it('runs the style refit in the refit process at once when a style-controlled board is missing, not an hour later', async () => {
+    const { duet, queue } = ctx;
     const keys = redisKeys(duet.prefix);
     const toolBoard = keys.leaderboard('quiz-solving', { control: 'style' });
     // Started with none: the first style refits (the schedule's first run, and one asked for by the
     // plain refit that found the boards missing) are over, and no other is waiting.
-    await waitFor(async () => (await duet.redis.exists(toolBoard)) === 1 && (await styleJobs(['active', 'waiting', 'prioritized'])).length === 0, {
-      what: 'the first style refits',
-      timeoutMs: 60_000,
-      intervalMs: 50,
-    });
+    await styleSettled(toolBoard);
     const before = new Set((await styleJobs(['completed'])).map((j) => j.id));
 
     await duet.redis.del(toolBoard);
@@ -151,5 +174,49 @@ describe('style refit on its schedule', () => {
     expect(plainNext - Date.now()).toBeLessThan(60_000);
     expect(styleNext).toBe((await queue.getJobScheduler(LEADERBOARD_STYLE_SCHEDULER))?.next);
     expect(styleNext - Date.now()).toBeLessThanOrEqual(60 * 60_000);
+  }, 120_000);
+
+  it('leaves new votes off the style-controlled boards and the speeds until the style schedule’s run', async () => {
+    const { duet, queue } = ctx;
+    await addVotes(VOTES_ADDED);
+    await waitFor(async () => (await board()).votes === VOTES_ADDED, { what: 'the plain board counting the votes', timeoutMs: 30_000, intervalMs: 50 });
+    // A cheap style refit would have run first in the job that counted them: here it did not.
+    const style = await board('?control=style');
+    expect(style).toMatchObject({ votes: 0, models: [], pending: { votes: VOTES_ADDED } });
+    expect(Date.parse(style.pending?.nextRefitAt as string)).toBe((await queue.getJobScheduler(LEADERBOARD_STYLE_SCHEDULER))?.next);
+    expect(hasSpeeds(await board())).toBe(false);
+    expect(await duet.redis.get(redisKeys(duet.prefix).leaderboardStyleCost)).toBe('costly');
+  }, 120_000);
+});
+
+describe('style refit along with the plain refit while it is cheap (the default)', () => {
+  const { ctx, board, styleJobs, addVotes, styleSettled } = refitDuet(undefined);
+  const VOTES_ADDED = 12;
+
+  it('fits the style-controlled boards and the speeds on new votes at the plain refit’s pace, not the hourly schedule’s', async () => {
+    const { duet, queue } = ctx;
+    await styleSettled(redisKeys(duet.prefix).leaderboard(null, { control: 'style' }));
+    const before = new Set((await styleJobs(['completed'])).map((j) => j.id));
+    await addVotes(VOTES_ADDED);
+
+    const [plain, style] = await waitFor(
+      async () => {
+        const both = await Promise.all([board(), board('?control=style')]);
+        return both[1].votes === VOTES_ADDED && hasSpeeds(both[0]) ? both : undefined;
+      },
+      { what: 'the style board and the speeds with the new votes', timeoutMs: 30_000, intervalMs: 50 },
+    );
+    expect(style.models.length).toBeGreaterThan(0);
+    expect(style.style).not.toBeNull();
+    expect(hasSpeeds(style)).toBe(true);
+    expect(plain.votes).toBe(VOTES_ADDED);
+    // Within a plain job: no style job of its own ran.
+    expect((await styleJobs(['completed'])).filter((j) => !before.has(j.id))).toEqual([]);
+    expect(await duet.redis.get(redisKeys(duet.prefix).leaderboardStyleCost)).toBe('cheap');
+    // The style board says when its figures were fitted, and its next refit is the plain one's.
+    expect(Date.parse(style.updatedAt as string)).toBeGreaterThan(Date.now() - 30_000);
+    expect(Date.parse(style.pending?.nextRefitAt as string) - Date.now()).toBeLessThan(60_000);
+    const plainNext = (await queue.getJobScheduler(LEADERBOARD_SCHEDULER))?.next as number;
+    expect(plainNext - Date.now()).toBeLessThan(60_000);
   }, 120_000);
 });

@@ -3,8 +3,9 @@ import { ZBudgetEnvSchema } from '@duet/platform/budget-settings';
 import { type BreakerSettings, breakerSettings, ZBreakerEnvSchema } from '@duet/platform/model-breaker';
 import { buildRoster, rosterSettingsFromEnv, ZModelEnvSchema } from '@duet/platform/roster-settings';
 import type { ModelSpec } from '@duet/contracts';
-import { rankedMinimumOf, ZRankedMinimumEnvSchema } from './jobs/leaderboard-boards.ts';
+import { rankedMinimumOf, ZPairWeightingEnvSchema, ZRankedMinimumEnvSchema } from './jobs/leaderboard-boards.ts';
 import type { RankedMinimum } from './jobs/leaderboard-boards.ts';
+import { ZStyleCheapEnvSchema } from './jobs/style-refit-cadence.ts';
 import type { RedisNode } from '@duet/platform/env';
 import { z } from 'zod';
 
@@ -42,7 +43,9 @@ export const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   LEADERBOARD_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
   /**
    * How often the style-controlled leaderboards and the speed figures are recomputed from every
-   * vote with its answers (minutes; fractions allowed). A missing style board is recomputed at once.
+   * vote with its answers (minutes; fractions allowed), once it is no longer cheap
+   * (LEADERBOARD_STYLE_CHEAP_MS; until then it follows the plain refit). A missing style board is
+   * recomputed at once.
    */
   LEADERBOARD_STYLE_REFIT_MINUTES: z.coerce.number().positive().default(60),
   /** Demo models' pace: 1 is realistic, higher is faster. */
@@ -79,6 +82,8 @@ export const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   WORKER_HTTP_HOST: z.string().min(1).default('0.0.0.0'),
 })
   .extend(ZRankedMinimumEnvSchema.shape)
+  .extend(ZPairWeightingEnvSchema.shape)
+  .extend(ZStyleCheapEnvSchema.shape)
   .extend(ZModelEnvSchema.shape)
   .extend(ZBudgetEnvSchema.shape)
   .extend(ZBreakerEnvSchema.shape);
@@ -108,8 +113,12 @@ export interface WorkerConfig {
   demoSpeed: number;
   leaderboardIntervalMs: number;
   leaderboardStyleIntervalMs: number;
+  /** LEADERBOARD_STYLE_CHEAP_MS: a style refit quicker than this runs along with the plain refit. */
+  leaderboardStyleCheapMs: number;
   /** MIN_VOTES_RANKED and MIN_VOTES_RANKED_SLICE: below them a model's rating on a board is provisional. */
   minVotesRanked: RankedMinimum;
+  /** RATING_PAIR_WEIGHTING: each vote of the plain fit weighed inversely to how often its pair met. */
+  pairWeighting: boolean;
   storeRetryMs: number;
   /** How often the schedules' presence in Redis is checked (they are written again when missing). */
   scheduleCheckMs: number;
@@ -164,7 +173,9 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     demoSpeed: e.DEMO_SPEED,
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,
     leaderboardStyleIntervalMs: Math.round(e.LEADERBOARD_STYLE_REFIT_MINUTES * 60_000),
+    leaderboardStyleCheapMs: e.LEADERBOARD_STYLE_CHEAP_MS,
     minVotesRanked: rankedMinimumOf(e),
+    pairWeighting: e.RATING_PAIR_WEIGHTING ?? false,
     storeRetryMs: e.STORE_RETRY_MS,
     scheduleCheckMs: e.SCHEDULE_CHECK_MS,
     sweep: {

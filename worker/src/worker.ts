@@ -171,7 +171,7 @@ export async function startWorker(
   metrics.countFailures(consumer.worker);
 
   // Upkeep: the plain leaderboards (recomputed only when votes came in), the style-controlled ones
-  // and the speeds (every LEADERBOARD_STYLE_REFIT_MINUTES), the battle sweeper and moderation's
+  // and the speeds (every LEADERBOARD_STYLE_REFIT_MINUTES, and with the plain ones while cheap), the battle sweeper and moderation's
   // retries. One scheduler each for all workers (the scheduler id makes it one).
   const leaderboardQueue = new Queue(LEADERBOARD_QUEUE, { connection: bullConnection, prefix });
   const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: bullConnection, prefix });
@@ -198,6 +198,8 @@ export async function startWorker(
       REDIS_PREFIX: config.redisPrefix,
       MIN_VOTES_RANKED: String(config.minVotesRanked.overall),
       MIN_VOTES_RANKED_SLICE: String(config.minVotesRanked.slice),
+      LEADERBOARD_STYLE_CHEAP_MS: String(config.leaderboardStyleCheapMs),
+      RATING_PAIR_WEIGHTING: String(config.pairWeighting),
     },
   });
 

@@ -1,4 +1,4 @@
-import type { CreateBattleRequest, CreateBattleResponse, FollowUpRequest, FollowUpResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, OwnBoard, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
+import type { CreateBattleRequest, CreateBattleResponse, FollowUpRequest, FollowUpResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, OwnBoard, RatingIntervalMethod, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
 import type { HistoryView, SharedBattleResponse } from '@duet/contracts/schemas/history.schema';
 import { ZVoteReasonsResponseSchema } from '@duet/contracts/schemas/vote-reason.schema';
@@ -13,6 +13,8 @@ export interface BoardQuery {
   tool?: string | null;
   category?: LeaderboardCategory | null;
   control?: LeaderboardControl;
+  /** Which 95% intervals; default the gateway's. */
+  intervals?: RatingIntervalMethod | null;
 }
 
 function boardQuery(b: BoardQuery): string {
@@ -20,6 +22,7 @@ function boardQuery(b: BoardQuery): string {
   if (b.tool) q.set('tool', b.tool);
   if (b.category) q.set('category', b.category);
   if (b.control && b.control !== 'none') q.set('control', b.control);
+  if (b.intervals) q.set('intervals', b.intervals);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -9,6 +9,14 @@ export const LEADERBOARD_CONTROLS = ['none', 'style'] as const;
 export type LeaderboardControl = (typeof LEADERBOARD_CONTROLS)[number];
 
 /**
+ * How a board's 95% intervals (and so its ranks) are computed: `bootstrap`, the percentiles of the
+ * ratings refitted on resampled votes; `sandwich`, in closed form from the fit's robust
+ * (Huber-White) covariance, as LMArena does since 2025. See docs/evaluation.md.
+ */
+export const RATING_INTERVAL_METHODS = ['bootstrap', 'sandwich'] as const;
+export type RatingIntervalMethod = (typeof RATING_INTERVAL_METHODS)[number];
+
+/**
  * Slices of the counted votes with a board of their own, next to the tools': the battle's language
  * (the language its page was in when it was asked), whether the (first) question came with a
  * picture, and whether the visitor asked a follow-up before voting (`multi-turn`).
@@ -68,8 +76,9 @@ export const ZLeaderboardModelSchema = z.object({
   family: z.enum(FAMILIES),
   rating: z.number(),
   /**
-   * 95% bootstrap interval of the rating; both null when the bootstrap gives none (its resamples
-   * never varied, as with one vote or verdicts that all agree): never an interval of zero width.
+   * 95% interval of the rating, by the board's `intervals` method; both null when that gives none
+   * (bootstrap resamples that never varied, as with one vote or verdicts that all agree; a model
+   * alone in its part of the board): never an interval of zero width.
    */
   ciLow: z.number().nullable(),
   ciHigh: z.number().nullable(),
@@ -114,6 +123,16 @@ export const ZLeaderboardSchema = z.object({
   minVotesRanked: z.number().int().nonnegative().default(0),
   /** Counted battles per pair of models, for the win-fraction and battle-count pictures. */
   pairs: z.array(ZLeaderboardPairSchema).default([]),
+  /** How the models' intervals and ranks were computed. */
+  intervals: z.enum(RATING_INTERVAL_METHODS).default('bootstrap'),
+  /** Whether each vote was weighted inversely to how often its pair of models met (`RATING_PAIR_WEIGHTING`). */
+  pairWeighting: z.boolean().default(false),
+  /**
+   * The same models with their intervals and ranks by the other methods the refit computed (a plain
+   * board has both; a style-controlled one the bootstrap only): the gateway swaps the one a request
+   * asks for into `models`.
+   */
+  otherIntervals: z.array(z.object({ intervals: z.enum(RATING_INTERVAL_METHODS), models: z.array(ZLeaderboardModelSchema) })).default([]),
   /** The style-controlled fit's coefficients (control `style` only). */
   style: z.array(ZStyleCoefficientSchema).nullable().default(null),
   /** When the ratings were last computed (ISO), null before the first computation. */
@@ -139,6 +158,8 @@ export const ZLeaderboardQuerySchema = z
     tool: ZRequestTextSchema.max(100).optional(),
     category: z.enum(LEADERBOARD_CATEGORIES).optional(),
     control: z.enum(LEADERBOARD_CONTROLS).optional(),
+    /** Which intervals to show; default the gateway's `RATING_INTERVALS`. */
+    intervals: z.enum(RATING_INTERVAL_METHODS).optional(),
   })
   .refine((q) => !(q.tool && q.category), { message: 'Choose a tool or a category, not both', path: ['category'] });
 export type LeaderboardQuery = z.infer<typeof ZLeaderboardQuerySchema>;

@@ -13,8 +13,12 @@ export interface LeaderboardDeps {
   seed?: number;
   /** Default DEFAULT_RANKED_MINIMUM (the settings' defaults). */
   minVotesRanked?: RankedMinimum;
+  /** RATING_PAIR_WEIGHTING (default false). */
+  pairWeighting?: boolean;
   /** How old a vote must be to be folded into the stored cells for good (default FOLD_LAG_MS). */
   foldLagMs?: number;
+  /** A style refit quicker than this (ms) is cheap: the next one runs along with the plain refit (default DEFAULT_STYLE_CHEAP_MS). */
+  styleCheapMs?: number;
 }
 
 /** What one run of a refit (plain or style) did. */
@@ -45,7 +49,12 @@ export async function styleBoardMissing(redis: RedisClient, keys: RedisKeys): Pr
 }
 
 /** The bootstrap's settings both refits fit with, and the votes a model needs to be ranked. */
-export const fitSettingsOf = (deps: LeaderboardDeps): FitSettings => ({ resamples: deps.resamples ?? 100, seed: deps.seed ?? 42, minVotesRanked: deps.minVotesRanked });
+export const fitSettingsOf = (deps: LeaderboardDeps): FitSettings => ({
+  resamples: deps.resamples ?? 100,
+  seed: deps.seed ?? 42,
+  minVotesRanked: deps.minVotesRanked,
+  pairWeighting: deps.pairWeighting ?? false,
+});
 
 /**
  * Caches boards in Redis, one SET per board, not one transaction: on a Redis Cluster the boards'
@@ -61,8 +70,8 @@ export async function cacheBoards(deps: Pick<LeaderboardDeps, 'redis' | 'keys'>,
  * today's snapshot of each in PostgreSQL. They count every counted vote, from cells kept up to
  * date by each run (foldCountedVotes). The speed figures on them are the last style refit's
  * (leaderboard_speeds), and the style-controlled boards are left as that refit wrote them: both
- * need every vote with its answers, too slow to read after each vote (see
- * compute-style-leaderboard.handler.ts). The fit is CPU-bound: the job runs it in a process of its
+ * need every vote with its answers, too slow to read after each vote on a large board (see
+ * compute-style-leaderboard.handler.ts; while it is cheap, the job runs it first, see the processor). The fit is CPU-bound: the job runs it in a process of its
  * own (compute-leaderboard.processor.ts), never on the battles' event loop.
  */
 export function createComputeLeaderboard(deps: LeaderboardDeps) {

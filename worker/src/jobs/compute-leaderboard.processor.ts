@@ -15,7 +15,8 @@ import { createRedis, redisReady } from '../infra/redis.ts';
 import { createComputeLeaderboard } from './compute-leaderboard.handler.ts';
 import type { RefitResult } from './compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from './compute-style-leaderboard.handler.ts';
-import { rankedMinimumOf, ZRankedMinimumEnvSchema } from './leaderboard-boards.ts';
+import { rankedMinimumOf, ZPairWeightingEnvSchema, ZRankedMinimumEnvSchema } from './leaderboard-boards.ts';
+import { styleRefitDue, ZStyleCheapEnvSchema } from './style-refit-cadence.ts';
 
 /**
  * The connections are required, with no defaults: a child that silently used the default database
@@ -29,7 +30,9 @@ export const ZRefitEnvSchema = z
     REDIS_CLUSTER_NODES: ZInfraEnvSchema.shape.REDIS_CLUSTER_NODES,
     REDIS_PREFIX: ZInfraEnvSchema.shape.REDIS_PREFIX.unwrap(),
   })
-  .extend(ZRankedMinimumEnvSchema.shape);
+  .extend(ZRankedMinimumEnvSchema.shape)
+  .extend(ZStyleCheapEnvSchema.shape)
+  .extend(ZPairWeightingEnvSchema.shape);
 
 /**
  * How long one of the refit's queries may go unanswered. Longer than the battle path's bound: the
@@ -38,13 +41,15 @@ export const ZRefitEnvSchema = z
 const REFIT_QUERY_TIMEOUT_MS = 10 * 60_000;
 
 /** The settings as they go into the child's environment: strings, as every environment variable. */
-type RankedMinimumKey = keyof typeof ZRankedMinimumEnvSchema.shape;
-export type RefitEnv = Omit<z.input<typeof ZRefitEnvSchema>, RankedMinimumKey> & Partial<Record<RankedMinimumKey, string>>;
+type NumberKey = keyof typeof ZRankedMinimumEnvSchema.shape | keyof typeof ZStyleCheapEnvSchema.shape | keyof typeof ZPairWeightingEnvSchema.shape;
+export type RefitEnv = Omit<z.input<typeof ZRefitEnvSchema>, NumberKey> & Partial<Record<NumberKey, string>>;
 
 /** The job's return value: the refit's result, which refit it was and the process that computed it. */
 export interface RefitJobResult extends RefitResult {
   control: LeaderboardControl;
   pid: number;
+  /** A plain job's: the style refit it ran first, being cheap and behind (style-refit-cadence.ts). */
+  style?: RefitResult;
 }
 
 /**
@@ -56,7 +61,11 @@ export const REFIT_NICENESS = 10;
 /** This process's settings, read on its first run (importing this file has no side effects). */
 let env: z.infer<typeof ZRefitEnvSchema> | undefined;
 
-/** Both refits run here, told apart by the job's name: the plain one (the default) and the style one. */
+/**
+ * Both refits run here, told apart by the job's name: the plain one (the default) and the style one.
+ * A plain job runs the style refit first while that is cheap and the style boards are behind, so
+ * they and the speeds (which the plain boards then take) are as fresh as the plain boards.
+ */
 export default async function computeLeaderboardProcessor(job: SandboxedJob): Promise<RefitJobResult> {
   if (!env) {
     env = parseEnv(ZRefitEnvSchema, process.env);
@@ -68,9 +77,10 @@ export default async function computeLeaderboardProcessor(job: SandboxedJob): Pr
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails
   try {
     await redisReady(redis, { failOnError: true });
-    const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX), minVotesRanked: rankedMinimumOf(env) };
+    const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX), minVotesRanked: rankedMinimumOf(env), styleCheapMs: env.LEADERBOARD_STYLE_CHEAP_MS, pairWeighting: env.RATING_PAIR_WEIGHTING ?? false };
     if (job.name === COMPUTE_STYLE_LEADERBOARD_JOB) return { ...(await createComputeStyleLeaderboard(deps)()), control: 'style', pid: process.pid };
-    return { ...(await createComputeLeaderboard(deps)()), control: 'none', pid: process.pid };
+    const style = (await styleRefitDue(deps)) ? await createComputeStyleLeaderboard(deps)() : undefined;
+    return { ...(await createComputeLeaderboard(deps)()), control: 'none', pid: process.pid, ...(style && { style }) };
   } finally {
     redis.disconnect();
     await db.end();

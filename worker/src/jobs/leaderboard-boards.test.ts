@@ -2,10 +2,11 @@ import { TOOLS } from '@duet/contracts';
 import type { Leaderboard } from '@duet/contracts';
 import { bootstrapIntervals, mulberry32, rankModels } from '@duet/ratings/ratings';
 import type { ComparisonCell } from '@duet/ratings/ratings';
+import { sandwichIntervals } from '@duet/ratings/sandwich';
 import { describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config.ts';
 import type { CountedRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
-import { plainLeaderboardsOf, snapshotsOf, styledVotesOf, styleLeaderboardsOf } from './leaderboard-boards.ts';
+import { plainLeaderboardsOf, snapshotsOf, styledVotesOf, styleLeaderboardsOf, ZPairWeightingEnvSchema } from './leaderboard-boards.ts';
 
 const FIT = { resamples: 30, seed: 42 };
 const WINNERS = ['a', 'b', 'tie', 'both_bad'] as const;
@@ -268,5 +269,41 @@ describe('provisional ratings', () => {
     expect(loadWorkerConfig({}).minVotesRanked).toEqual({ overall: 300, slice: 100 });
     expect(loadWorkerConfig({ MIN_VOTES_RANKED: '1000', MIN_VOTES_RANKED_SLICE: '0' }).minVotesRanked).toEqual({ overall: 1_000, slice: 0 });
     expect(() => loadWorkerConfig({ MIN_VOTES_RANKED: '-1', MIN_VOTES_RANKED_SLICE: 'many' })).toThrow(/MIN_VOTES_RANKED[\s\S]*MIN_VOTES_RANKED_SLICE/);
+  });
+});
+
+describe('the intervals two ways', () => {
+  const data = { cells: untidyCells(), styled: null, speed: [], updatedAt: '2026-11-24T00:00:00.000Z', countedThrough: null };
+  const cellsOf = (rows: CountedRow[]): ComparisonCell[] => rows.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n }));
+
+  it('stores the sandwich intervals next to the unchanged bootstrap ones on every plain board, each with its own ranks', () => {
+    const overall = plainLeaderboardsOf(data, FIT).find((b) => b.tool === null && b.category === null)!;
+    expect(overall.intervals).toBe('bootstrap');
+    expect(overall.pairWeighting).toBe(false);
+    const boot = bootstrapIntervals(cellsOf(data.cells), FIT);
+    for (const m of overall.models) expect([m.ciLow, m.ciHigh]).toEqual([boot.get(m.model)!.ciLow, boot.get(m.model)!.ciHigh].map((x) => Math.round(x * 10) / 10));
+    expect(overall.otherIntervals.map((o) => o.intervals)).toEqual(['sandwich']);
+    const sandwich = sandwichIntervals(cellsOf(data.cells));
+    const shown = overall.otherIntervals[0]!.models;
+    expect(shown.map((m) => m.model).sort()).toEqual(overall.models.map((m) => m.model).sort());
+    for (const m of shown) {
+      const iv = sandwich.get(m.model)!;
+      expect([m.rating, m.ciLow, m.ciHigh]).toEqual([iv.rating, iv.ciLow, iv.ciHigh].map((x) => Math.round(x * 10) / 10));
+    }
+    expect(shown.map((m) => m.rank)).toEqual([...rankModels(new Map(shown.map((m) => [m.model, { ciLow: m.ciLow!, ciHigh: m.ciHigh! }]))).values()]);
+  });
+
+  it('weighs votes by the inverse of their pair’s frequency when the setting says so, and says it on the board', () => {
+    const weighted = plainLeaderboardsOf(data, { ...FIT, pairWeighting: true }).find((b) => b.tool === null && b.category === null)!;
+    expect(weighted.pairWeighting).toBe(true);
+    const fit = bootstrapIntervals(cellsOf(data.cells), { ...FIT, pairWeighting: true });
+    for (const m of weighted.models) expect(m.rating).toBe(Math.round(fit.get(m.model)!.rating * 10) / 10);
+    expect(weighted.models.map((m) => m.rating)).not.toEqual(plainLeaderboardsOf(data, FIT)[0]!.models.map((m) => m.rating));
+  });
+
+  it('reads RATING_PAIR_WEIGHTING as a yes/no setting, off by default, and refuses anything else', () => {
+    expect(ZPairWeightingEnvSchema.parse({}).RATING_PAIR_WEIGHTING).toBe(false);
+    expect(ZPairWeightingEnvSchema.parse({ RATING_PAIR_WEIGHTING: 'true' }).RATING_PAIR_WEIGHTING).toBe(true);
+    expect(() => loadWorkerConfig({ RATING_PAIR_WEIGHTING: 'sometimes' })).toThrow(/RATING_PAIR_WEIGHTING/);
   });
 });

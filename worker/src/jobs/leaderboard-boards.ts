@@ -1,5 +1,7 @@
 import { boardScope, CATEGORY_MIN_VOTES, compareBoardModels, LEADERBOARD_CATEGORIES, NO_SPEED, TOOLS } from '@duet/contracts';
+import { ZYesNoSchema } from '@duet/platform/env';
 import { bootstrapIntervals, rankModels } from '@duet/ratings/ratings';
+import { sandwichIntervals } from '@duet/ratings/sandwich';
 import { styleControlledIntervals } from '@duet/ratings/style-control';
 import { z } from 'zod';
 import type { BoardId, Leaderboard, LeaderboardCategory, LeaderboardModel, LeaderboardPair, ModelFamily, ModelSpeed } from '@duet/contracts';
@@ -36,9 +38,16 @@ export const rankedMinimumOf = (e: z.infer<typeof ZRankedMinimumEnvSchema>): Ran
 /** The settings' defaults, for a refit called without them. */
 export const DEFAULT_RANKED_MINIMUM: RankedMinimum = rankedMinimumOf(ZRankedMinimumEnvSchema.parse({}));
 
+/** The setting of {@link FitSettings.pairWeighting}, read by the worker at start and by the refit's own process. */
+export const ZPairWeightingEnvSchema = z.object({
+  RATING_PAIR_WEIGHTING: ZYesNoSchema.default(false),
+});
+
 export interface FitSettings {
   resamples: number;
   seed: number;
+  /** Weigh each vote of the plain fit inversely to how often its pair of models met (default false). */
+  pairWeighting?: boolean;
   /** Default {@link DEFAULT_RANKED_MINIMUM}. */
   minVotesRanked?: RankedMinimum;
 }
@@ -154,7 +163,8 @@ function tally(rows: CountedRow[]): { meta: Map<string, ModelMeta>; pairs: Leade
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /**
- * The interval as the board shows it, to a tenth of a point; null when the bootstrap gave none: a
+ * The interval as the board shows it, to a tenth of a point; null when there is none (a sandwich
+ * interval has zero width only for a model alone in its part of the board). The bootstrap's: a
  * model in no resample (infinite bounds), or resamples that never varied (one vote, a pair whose
  * verdicts all agree), whose interval rounds to zero width. "±0" would claim a certainty that
  * only the bootstrap's blindness to such votes gives.
@@ -292,12 +302,17 @@ function scopeOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: FitSe
   return { rows, meta, enough, base, speed: speedOf(data.speed, scope) };
 }
 
-/** The scope's plain board: the Bradley-Terry fit on its cells. */
+/**
+ * The scope's plain board: the Bradley-Terry fit on its cells, with bootstrap intervals (`models`,
+ * what the snapshots keep) and sandwich ones (`otherIntervals`).
+ */
 function plainBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: FitSettings): Leaderboard {
   const { rows, meta, enough, base, speed } = scopeOf(scope, data, slices, opts);
   const cells: ComparisonCell[] = rows.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n }));
-  const plain = enough ? modelsOf(bootstrapIntervals(cells, opts), meta, speed, base.minVotesRanked) : [];
-  return { ...base, control: 'none', models: plain, style: null };
+  const fit = { ...opts, pairWeighting: opts.pairWeighting ?? false };
+  const plain = enough ? modelsOf(bootstrapIntervals(cells, fit), meta, speed, base.minVotesRanked) : [];
+  const sandwich = enough ? modelsOf(sandwichIntervals(cells, fit), meta, speed, base.minVotesRanked) : [];
+  return { ...base, control: 'none', models: plain, style: null, intervals: 'bootstrap', pairWeighting: fit.pairWeighting, otherIntervals: [{ intervals: 'sandwich', models: sandwich }] };
 }
 
 /** The scope's style-controlled board: the joint fit of strengths and style on its styled votes. */
@@ -315,6 +330,9 @@ function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled
   return {
     ...base,
     control: 'style',
+    intervals: 'bootstrap',
+    pairWeighting: false,
+    otherIntervals: [],
     models: fit ? modelsOf(fit.intervals, meta, speed, base.minVotesRanked) : [],
     style: fit ? fit.coefficients.map((c) => ({ ...c, estimate: round3(c.estimate), ciLow: round3(c.ciLow), ciHigh: round3(c.ciHigh) })) : null,
   };

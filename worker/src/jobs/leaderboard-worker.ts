@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import type { Queue } from 'bullmq';
 import type { RedisClient } from '@duet/platform/redis-connection';
 import type { Logger } from 'pino';
+import type { RefitResult } from './compute-leaderboard.handler.ts';
 import type { RefitEnv, RefitJobResult } from './compute-leaderboard.processor.ts';
 
 export interface LeaderboardWorkerDeps {
@@ -30,7 +31,7 @@ export const SANDBOX_EXEC_ARGV = ['--import', 'tsx', '--import', new URL('./sand
 
 /**
  * The leaderboard queue's consumer. It runs both refits (the frequent plain one and the hourly
- * style one, one job at a time: a plain refit due while the style one runs waits for it) as a
+ * style one, which runs within the plain job while it is cheap; one job at a time: a plain refit due while the style one runs waits for it) as a
  * BullMQ sandboxed processor in a child process, kept between runs, so the fits' CPU time never
  * holds this process's event loop: the battles' streams keep flowing, and this process keeps
  * renewing the job's lock, however long the refit takes.
@@ -49,11 +50,14 @@ export function startLeaderboardWorker(deps: LeaderboardWorkerDeps): Worker<unkn
     workerForkOptions: { execArgv: SANDBOX_EXEC_ARGV, env: { ...process.env, ...deps.env } },
   });
   worker.on('completed', (job, result) => {
-    deps.logger.debug({ jobId: job.id, control: result.control, votes: result.votes, fitMs: result.fit && result.fit.endedAt - result.fit.startedAt, pid: result.pid }, 'leaderboard refit done');
-    if (result.corrected) {
-      deps.logger.warn({ jobId: job.id, cells: result.corrected }, 'leaderboard cells recounted: votes that committed after the fold had passed them are counted now');
+    const fitMs = (r: RefitResult) => r.fit && r.fit.endedAt - r.fit.startedAt;
+    deps.logger.debug({ jobId: job.id, control: result.control, votes: result.votes, fitMs: fitMs(result), styleFitMs: result.style && fitMs(result.style), pid: result.pid }, 'leaderboard refit done');
+    const corrected = result.corrected ?? result.style?.corrected;
+    if (corrected) {
+      deps.logger.warn({ jobId: job.id, cells: corrected }, 'leaderboard cells recounted: votes that committed after the fold had passed them are counted now');
     }
-    if (result.failures?.length) deps.logger.warn({ jobId: job.id, failures: result.failures }, 'some style-controlled boards could not be fitted');
+    const failures = result.failures ?? result.style?.failures;
+    if (failures?.length) deps.logger.warn({ jobId: job.id, failures }, 'some style-controlled boards could not be fitted');
     if (result.styleMissing) {
       deps.refitStyleNow().catch((err: unknown) => deps.logger.warn({ err }, 'could not enqueue the style refit'));
     }

@@ -41,6 +41,12 @@ const cellsOfVotes = (range: string) => `
    WHERE v.counted AND ${range}
    GROUP BY v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.model_b, v.winner`;
 
+/** Whether a counted vote was created after `since` (ISO): one the boards read at `since` lack. */
+export async function countedVotesAfter(db: Db, since: string): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM votes WHERE counted AND created_at > $1::timestamptz) AS found', [since]);
+  return rows[0]?.found === true;
+}
+
 /** Aggregated in SQL: one row per tool, language, kind, turns, pairing and outcome, a few thousand for 30 models whatever the votes. */
 export async function countedVotes(db: Db): Promise<CountedRow[]> {
   const { rows } = await db.query<CountedRow>(cellsOfVotes('true'));

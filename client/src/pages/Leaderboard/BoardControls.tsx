@@ -1,5 +1,5 @@
-import { LEADERBOARD_CATEGORIES, LEADERBOARD_CONTROLS } from '@duet/contracts/schemas/leaderboard.schema';
-import type { LeaderboardCategory, LeaderboardControl } from '@duet/contracts';
+import { LEADERBOARD_CATEGORIES, LEADERBOARD_CONTROLS, RATING_INTERVAL_METHODS } from '@duet/contracts/schemas/leaderboard.schema';
+import type { LeaderboardCategory, LeaderboardControl, RatingIntervalMethod } from '@duet/contracts';
 import { useTranslation } from 'react-i18next';
 
 interface BoardControlsProps {
@@ -7,39 +7,40 @@ interface BoardControlsProps {
   control: LeaderboardControl;
   onCategory: (category: LeaderboardCategory | null) => void;
   onControl: (control: LeaderboardControl) => void;
+  /** The intervals the board shows; null: the board has one kind only (no switch). */
+  intervals: RatingIntervalMethod | null;
+  onIntervals: (intervals: RatingIntervalMethod) => void;
+}
+
+/** One radio group: its options keyed (`all` for null) and labelled by `leaderboard:<name>.<key>`. */
+function Switch<T extends string | null>({ name, options, value, onChange }: { name: 'category' | 'control' | 'intervals'; options: readonly T[]; value: T; onChange: (value: T) => void }) {
+  const { t } = useTranslation('leaderboard');
+  return (
+    <fieldset className="lb-switch" data-testid={`leaderboard-${name}`}>
+      <legend className="lb-filter__label">{t(`${name}.label`)}</legend>
+      <div className="lb-switch__options">
+        {options.map((o) => (
+          <label key={o ?? 'all'} className={`lb-switch__option${o === value ? ' lb-switch__option--on' : ''}`}>
+            <input type="radio" name={`lb-${name}`} value={o ?? ''} checked={o === value} onChange={() => onChange(o)} />
+            {t(`${name}.${o ?? 'all'}`)}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
 }
 
 /**
- * Two switches over the board: which votes (every question, a language, with or without a picture,
- * with follow-ups) and which ratings (as voted, or style-controlled). Radio groups: one choice
- * each, arrow keys move.
+ * Switches over the board: which votes (every question, a language, with or without a picture,
+ * with follow-ups), which ratings (as voted, or style-controlled) and, where the board has both,
+ * which 95% intervals (bootstrap or closed-form). Radio groups: one choice each, arrow keys move.
  */
-export function BoardControls({ category, control, onCategory, onControl }: BoardControlsProps) {
-  const { t } = useTranslation('leaderboard');
+export function BoardControls({ category, control, onCategory, onControl, intervals, onIntervals }: BoardControlsProps) {
   return (
     <div className="lb-switches">
-      <fieldset className="lb-switch" data-testid="leaderboard-category">
-        <legend className="lb-filter__label">{t('category.label')}</legend>
-        <div className="lb-switch__options">
-          {([null, ...LEADERBOARD_CATEGORIES] as const).map((c) => (
-            <label key={c ?? 'all'} className={`lb-switch__option${c === category ? ' lb-switch__option--on' : ''}`}>
-              <input type="radio" name="lb-category" value={c ?? ''} checked={c === category} onChange={() => onCategory(c)} />
-              {t(`category.${c ?? 'all'}`)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <fieldset className="lb-switch" data-testid="leaderboard-control">
-        <legend className="lb-filter__label">{t('control.label')}</legend>
-        <div className="lb-switch__options">
-          {LEADERBOARD_CONTROLS.map((c) => (
-            <label key={c} className={`lb-switch__option${c === control ? ' lb-switch__option--on' : ''}`}>
-              <input type="radio" name="lb-control" value={c} checked={c === control} onChange={() => onControl(c)} />
-              {t(`control.${c}`)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Switch name="category" options={[null, ...LEADERBOARD_CATEGORIES]} value={category} onChange={onCategory} />
+      <Switch name="control" options={LEADERBOARD_CONTROLS} value={control} onChange={onControl} />
+      {intervals && <Switch name="intervals" options={RATING_INTERVAL_METHODS} value={intervals} onChange={onIntervals} />}
     </div>
   );
 }

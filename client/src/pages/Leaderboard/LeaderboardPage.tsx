@@ -1,6 +1,6 @@
 import { findTool, TOOLS } from '@duet/contracts/catalog';
-import { LEADERBOARD_CATEGORIES } from '@duet/contracts/schemas/leaderboard.schema';
-import type { Leaderboard, LeaderboardCategory, LeaderboardControl } from '@duet/contracts';
+import { LEADERBOARD_CATEGORIES, RATING_INTERVAL_METHODS } from '@duet/contracts/schemas/leaderboard.schema';
+import type { Leaderboard, LeaderboardCategory, LeaderboardControl, RatingIntervalMethod } from '@duet/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -57,6 +57,9 @@ export default function LeaderboardPage() {
   const rawCategory = params.get('category');
   const category = (LEADERBOARD_CATEGORIES as readonly string[]).includes(rawCategory ?? '') && !tool ? (rawCategory as LeaderboardCategory) : null;
   const control: LeaderboardControl = params.get('control') === 'style' ? 'style' : 'none';
+  const rawIntervals = params.get('intervals');
+  // Unset: the gateway's default (RATING_INTERVALS), which the board then names.
+  const intervals = (RATING_INTERVAL_METHODS as readonly string[]).includes(rawIntervals ?? '') ? (rawIntervals as RatingIntervalMethod) : null;
   const toolTitle = tool ? t(`contents:${tool.titleKey}`) : null;
   const now = useNow(30_000);
 
@@ -78,8 +81,8 @@ export default function LeaderboardPage() {
 
   const board = { tool: slug, category, control };
   const { data, error, errorUpdatedAt, isPending, isError, isPlaceholderData, refetch } = useQuery({
-    queryKey: ['leaderboard', slug, category, control],
-    queryFn: () => duetApi.leaderboard(board),
+    queryKey: ['leaderboard', slug, category, control, intervals],
+    queryFn: () => duetApi.leaderboard({ ...board, intervals }),
     // Switching the filter keeps the old table (dimmed) until the new one arrives.
     placeholderData: keepPreviousData,
     // Votes are waiting for the next refit: look again once it is done.
@@ -165,6 +168,8 @@ export default function LeaderboardPage() {
           control={control}
           onCategory={(c) => setParam({ category: c, tool: null })}
           onControl={(c) => setParam({ control: c === 'style' ? c : null })}
+          intervals={data && data.otherIntervals.length > 0 ? data.intervals : null}
+          onIntervals={(m) => setParam({ intervals: m })}
         />
       </header>
 

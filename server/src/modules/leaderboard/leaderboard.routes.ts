@@ -14,17 +14,17 @@ function boardOf(q: LeaderboardQuery): BoardId {
 }
 
 /**
- * `GET /api/leaderboard?tool=|category=&control=`: the ratings the leaderboard job last computed;
+ * `GET /api/leaderboard?tool=|category=&control=&intervals=`: the ratings the leaderboard job last computed;
  * `GET /api/leaderboard/history` (same query, and `days`): the board's daily snapshots;
  * `GET /api/leaderboard/mine`: the signed-in visitor's own board (`session`: `optionalSession`), 401 anonymous.
  */
 export function leaderboardRoutes(service: LeaderboardService, session: RequestHandler): Router {
   const router = Router();
   router.get('/leaderboard', async (req, res) => {
-    const board = boardOf(parseOr400(ZLeaderboardQuerySchema, req.query));
+    const q = parseOr400(ZLeaderboardQuerySchema, req.query);
     // Cheap to serve from Redis, and a page refreshing after a vote must see the new ratings.
     res.set('Cache-Control', 'no-cache');
-    res.json(await service.read(board));
+    res.json(await service.read(boardOf(q), q.intervals));
   });
   router.get('/leaderboard/history', async (req, res) => {
     const q = parseOr400(ZLeaderboardHistoryQuerySchema, req.query);

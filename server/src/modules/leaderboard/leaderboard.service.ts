@@ -1,5 +1,5 @@
 import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/contracts';
-import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, OwnBoard, RedisKeys } from '@duet/contracts';
+import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, OwnBoard, RatingIntervalMethod, RedisKeys } from '@duet/contracts';
 import type { RedisClient } from '@duet/platform/redis-connection';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import { AppError } from '../../http/errors.ts';
 import { requestLogger } from '../../http/request-log.ts';
 import { countedSince, ownVotes, reasonsOf, snapshots } from './leaderboard.repo.ts';
 import type { VoteSlice } from './leaderboard.repo.ts';
+import { withIntervals } from './board-intervals.ts';
 import { ownBoardOf } from './own-board.ts';
 
 export type LeaderboardService = ReturnType<typeof createLeaderboardService>;
@@ -20,9 +21,12 @@ export interface LeaderboardServiceDeps {
   logger: Logger;
   /**
    * When the refit of boards of this control runs next (epoch ms), null when it is not scheduled:
-   * the plain boards follow the frequent refit, the style-controlled ones the hourly style refit.
+   * the plain boards follow the frequent refit, the style-controlled ones too while their refit is
+   * cheap, the hourly style refit once it is not.
    */
   nextRefitAt: (control: LeaderboardControl) => Promise<number | null>;
+  /** The intervals a board is served with when its request does not choose (RATING_INTERVALS); default the bootstrap's. */
+  intervals?: RatingIntervalMethod;
 }
 
 const sliceOf = (b: BoardId): VoteSlice => ({
@@ -42,7 +46,7 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
   const cachedBoard = async (board: BoardId): Promise<Leaderboard> => {
     const cached = await deps.redis.get(deps.keys.leaderboard(board.tool, board));
     if (cached === null) {
-      return { ...board, models: [], votes: 0, minVotes: 0, minVotesRanked: 0, pairs: [], style: null, updatedAt: null, countedThrough: null };
+      return { ...board, models: [], votes: 0, minVotes: 0, minVotesRanked: 0, pairs: [], intervals: 'bootstrap', pairWeighting: false, otherIntervals: [], style: null, updatedAt: null, countedThrough: null };
     }
     let json: unknown;
     try {
@@ -57,9 +61,9 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
   };
 
   return {
-    /** One board's ratings (empty until the first computation), with what is pending. */
-    async read(board: BoardId): Promise<Leaderboard> {
-      const found = await cachedBoard(board);
+    /** One board's ratings (empty until the first computation) with the chosen intervals (default `deps.intervals`), and what is pending. */
+    async read(board: BoardId, intervals?: RatingIntervalMethod): Promise<Leaderboard> {
+      const found = withIntervals(await cachedBoard(board), intervals ?? deps.intervals ?? 'bootstrap');
       // A board cached by an older worker has no read time: its computation time stands in.
       const since = found.countedThrough ?? found.updatedAt;
       // Reasons are counted per tool and model: a board of one language or kind has none of its own.
