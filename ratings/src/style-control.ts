@@ -5,8 +5,8 @@
  * Longer answers, or answers with more Markdown, win votes for their looks. The plain fit
  * (ratings.ts) gives that advantage to the model that writes them. Here the Bradley-Terry model is
  * fitted as a logistic regression with the model strengths and, per vote, the normalised
- * difference (a − b) / (a + b) of each style feature of the two answers (0 when both are 0),
- * standardised: P(a wins) = σ(θ_a − θ_b + Σ_k β_k x_k). Strengths and style coefficients are
+ * difference (a − b) / (a + b + 1) of each style feature of the two answers (FastChat's; see
+ * {@link StyleNormalization}), standardised: P(a wins) = σ(θ_a − θ_b + Σ_k β_k x_k). Strengths and style coefficients are
  * fitted jointly, so a model's rating reads "as if both answers had the same style".
  *
  * Pure and deterministic like ratings.ts, and on the same scale, with the same virtual ties,
@@ -14,7 +14,7 @@
  * fit's ratings.
  */
 import { mulberry32, quantileSorted, resampleCells, resolveFit, winWeight } from './ratings.ts';
-import type { BootstrapOptions, Comparison, RatingInterval } from './ratings.ts';
+import type { BootstrapOptions, Comparison, FitOptions, RatingInterval } from './ratings.ts';
 import { solveFactored, solveSpd } from './cholesky.ts';
 import { STYLE_FEATURES } from '@duet/contracts/style-features';
 import type { StyleFeature } from '@duet/contracts/style-features';
@@ -48,6 +48,23 @@ export function normalizedDifference(a: number, b: number): number {
   return sum > 0 ? (a - b) / sum : 0;
 }
 
+/**
+ * How a feature's two counts become one covariate: `ratio-plus-one` is (a − b) / (a + b + 1)
+ * (FastChat's style control, the default), which keeps "1 against 0" smaller than "6 against 0";
+ * `ratio` is (a − b) / (a + b) (LMArena's arena-rank, Duet's before the style study), which makes
+ * them both ±1. Length, in the hundreds, is the same under both. The style study
+ * (`npm run bench -- style-study`, docs/benchmarks.md) found `ratio-plus-one` recovers the
+ * strengths as well or better unless the voters themselves react to the `ratio` form.
+ */
+export type StyleNormalization = 'ratio' | 'ratio-plus-one';
+export const STYLE_NORMALIZATIONS: readonly StyleNormalization[] = ['ratio', 'ratio-plus-one'];
+export const DEFAULT_STYLE_NORMALIZATION: StyleNormalization = 'ratio-plus-one';
+
+/** A feature's covariate under `normalization` (0 when both counts are 0). */
+export function styleDifference(a: number, b: number, normalization: StyleNormalization = DEFAULT_STYLE_NORMALIZATION): number {
+  return normalization === 'ratio' ? normalizedDifference(a, b) : (a - b) / (a + b + 1);
+}
+
 const K = STYLE_FEATURES.length;
 
 interface Rows {
@@ -65,7 +82,7 @@ interface Rows {
   total: number;
 }
 
-function encodeRows(votes: readonly StyledComparison[]): Rows {
+function encodeRows(votes: readonly StyledComparison[], normalization: StyleNormalization): Rows {
   const idSet = new Set<string>();
   for (const v of votes) {
     if ((v.n ?? 1) === 0) continue;
@@ -97,7 +114,7 @@ function encodeRows(votes: readonly StyledComparison[]): Rows {
     rows.a[r] = index.get(v.a) as number;
     rows.b[r] = index.get(v.b) as number;
     for (let k = 0; k < K; k++) {
-      const d = normalizedDifference(v.styleA[k] as number, v.styleB[k] as number);
+      const d = styleDifference(v.styleA[k] as number, v.styleB[k] as number, normalization);
       if (!Number.isFinite(d)) throw new RangeError('style features must be finite numbers >= 0');
       rows.x[r * K + k] = d;
       sumSq[k] = (sumSq[k] as number) + n * d * d;
@@ -153,10 +170,12 @@ function components(m: number, rows: Rows, count: Float64Array): { of: Int32Arra
 
 const NEWTON_MAX_ITERATIONS = 100;
 /**
- * Weight of the ridge on the style coefficients: a normal prior of standard deviation 1 (log-odds
- * per standard deviation of the feature), as weak next to thousands of votes as the virtual ties
- * are, but it keeps a coefficient finite when a feature appears in a handful of votes that all
- * went one way (a perfect separation, where the plain maximum likelihood has no solution).
+ * Default weight of the ridge on the style coefficients: a normal prior of standard deviation 1
+ * (log-odds per standard deviation of the feature), as weak next to thousands of votes as the
+ * virtual ties are, but it keeps a coefficient finite when a feature appears in a handful of votes
+ * that all went one way (a perfect separation, where the plain maximum likelihood has no solution).
+ * The style study (docs/benchmarks.md) found penalties 100 and 1,000 times stronger recover the
+ * strengths worse on boards of a few thousand votes.
  */
 export const STYLE_RIDGE = 1;
 /** Largest change of any parameter in one Newton step, in log-odds: keeps a far start from overshooting. */
@@ -173,6 +192,7 @@ function newton(
   rows: Rows,
   count: Float64Array,
   prior: number,
+  ridge: number,
   tolerance: number,
   theta: Float64Array,
   beta: Float64Array,
@@ -245,8 +265,8 @@ function newton(
       for (let i = 0; i < m; i++) H[c * p + i] = H[i * p + c] = cross[i * K + k] as number;
       for (let l = k; l < K; l++) H[(m + l) * p + c] = H[c * p + m + l] = hf[k * K + l] as number;
       hk[k] = H[c * p + c] as number;
-      H[c * p + c] = (H[c * p + c] as number) + STYLE_RIDGE;
-      g[c] = (g[c] as number) - STYLE_RIDGE * (beta[k] as number);
+      H[c * p + c] = (H[c * p + c] as number) + ridge;
+      g[c] = (g[c] as number) - ridge * (beta[k] as number);
     }
     // Parameters that are not in this fit (absent models, constant features) stay put.
     for (let i = 0; i < p; i++) {
@@ -278,8 +298,16 @@ function newton(
   return { factor: H, idle };
 }
 
-/** Options of {@link styleControlledIntervals}: the bootstrap's, and the size of each resample. */
-export interface StyleControlOptions extends BootstrapOptions {
+/** Options of the style-controlled fit alone: the plain fit's, the feature normalisation and the penalty. */
+export interface StyleFitOptions extends FitOptions {
+  /** How the two answers' counts become a covariate. Default {@link DEFAULT_STYLE_NORMALIZATION}. */
+  normalization?: StyleNormalization;
+  /** Weight of the ridge on the style coefficients, > 0. Default {@link STYLE_RIDGE}. */
+  styleRidge?: number;
+}
+
+/** Options of {@link styleControlledIntervals}: the fit's, the bootstrap's, and the size of each resample. */
+export interface StyleControlOptions extends StyleFitOptions, BootstrapOptions {
   /**
    * Largest number of votes drawn per resample. Default {@link STYLE_RESAMPLE_VOTES}. Above it the
    * bootstrap is m-out-of-n: see {@link styleControlledIntervals}.
@@ -375,6 +403,33 @@ function oneStepResamples(
   }
 }
 
+function resolveStyleFit(opts: StyleFitOptions | undefined) {
+  const normalization = opts?.normalization ?? DEFAULT_STYLE_NORMALIZATION;
+  const ridge = opts?.styleRidge ?? STYLE_RIDGE;
+  if (!STYLE_NORMALIZATIONS.includes(normalization)) throw new RangeError(`normalization must be one of ${STYLE_NORMALIZATIONS.join(', ')}`);
+  if (!Number.isFinite(ridge) || ridge <= 0) throw new RangeError('styleRidge must be a positive finite number');
+  return { normalization, ridge };
+}
+
+/**
+ * The style-controlled ratings and coefficients alone, without intervals: what
+ * {@link styleControlledIntervals} reports as `rating` and `estimate`, at a bootstrap's fraction of
+ * the cost (the style study fits thousands of simulated boards with it).
+ */
+export function styleControlledRatings(votes: readonly StyledComparison[], opts?: StyleFitOptions): { ratings: Map<string, number>; coefficients: number[] } {
+  const o = resolveFit(opts);
+  const s = resolveStyleFit(opts);
+  const rows = encodeRows(votes, s.normalization);
+  const theta = new Float64Array(rows.ids.length);
+  const beta = new Float64Array(K);
+  newton(rows, rows.n, o.prior, s.ridge, Math.max(o.tolerance, 1e-9), theta, beta);
+  const ratings = new Map<string, number>();
+  rows.ids.forEach((id, i) => {
+    if (!Number.isNaN(theta[i])) ratings.set(id, o.base + (o.scale * (theta[i] as number)) / Math.LN10);
+  });
+  return { ratings, coefficients: Array.from(beta) };
+}
+
 /**
  * Style-controlled ratings with bootstrap percentile intervals, the way {@link bootstrapIntervals}
  * computes them for the plain fit: the same options (scale, base, prior, resamples, seed, level),
@@ -395,6 +450,7 @@ function oneStepResamples(
  */
 export function styleControlledIntervals(votes: readonly StyledComparison[], opts?: StyleControlOptions): StyleControlledResult {
   const o = resolveFit(opts);
+  const s = resolveStyleFit(opts);
   const resamples = opts?.resamples ?? 100;
   const seed = opts?.seed ?? 42;
   const level = opts?.level ?? 0.95;
@@ -403,11 +459,11 @@ export function styleControlledIntervals(votes: readonly StyledComparison[], opt
   if (!(level > 0 && level < 1)) throw new RangeError('level must be in (0, 1)');
   if (!Number.isInteger(budget) || budget < 1) throw new RangeError('resampleVotes must be a positive integer');
   const tolerance = Math.max(o.tolerance, 1e-9);
-  const rows = encodeRows(votes);
+  const rows = encodeRows(votes, s.normalization);
   const m = rows.ids.length;
   const theta = new Float64Array(m);
   const beta = new Float64Array(K);
-  const fitted = newton(rows, rows.n, o.prior, tolerance, theta, beta);
+  const fitted = newton(rows, rows.n, o.prior, s.ridge, tolerance, theta, beta);
   const toRating = (t: number) => o.base + (o.scale * t) / Math.LN10;
 
   const samples: number[][] = rows.ids.map(() => []);
@@ -431,7 +487,7 @@ export function styleControlledIntervals(votes: readonly StyledComparison[], opt
       for (let i = 0; i < m; i++) if (Number.isNaN(th[i])) th[i] = 0;
       be.set(beta);
       resampleCells(rows.n, rows.total, rand, count);
-      newton(rows, count, o.prior, tolerance, th, be);
+      newton(rows, count, o.prior, s.ridge, tolerance, th, be);
       keep(th, be);
     }
   }
