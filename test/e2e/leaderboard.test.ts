@@ -185,8 +185,8 @@ describe('the leaderboard page', () => {
     expect(await createComputeLeaderboard({ db: duet.db.pool, redis: duet.redis, keys })()).toMatchObject({ computed: true });
 
     for (const [locale, viewport, texts] of [
-      ['en-US', DESKTOP, { badge: 'Provisional', needs: '12 of 300 votes', one: '1 of 100 votes', title: 'Provisional ratings', noRank: 'Not ranked', noInterval: '95% interval: not enough votes yet' }],
-      ['ko-KR', PHONE, { badge: '잠정', needs: '300표 중 12표', one: '100표 중 1표', title: '잠정 점수', noRank: '순위 없음', noInterval: '95% 신뢰구간: 아직 표가 부족해요' }],
+      ['en-US', DESKTOP, { badge: 'Provisional', needs: '12 of 300 votes', one: '1 of 100 votes', title: 'Provisional ratings', noRank: 'Not ranked', noInterval: '95% interval: not enough votes yet', top: (n: string, who: string) => `#1 holds unless ${n} votes are removed (then ${who} leads)` }],
+      ['ko-KR', PHONE, { badge: '잠정', needs: '300표 중 12표', one: '100표 중 1표', title: '잠정 점수', noRank: '순위 없음', noInterval: '95% 신뢰구간: 아직 표가 부족해요', top: (n: string, who: string) => `${n}표가 빠지면 1위가 바뀌어요 (다음 1위: ${who})` }],
     ] as const) {
       const { context, page } = await newPage(browser, { baseURL: duet.url, locale, viewport });
       await page.goto('/leaderboard');
@@ -208,6 +208,12 @@ describe('the leaderboard page', () => {
       expect(await noviceRow.getByTestId('leaderboard-battles').textContent()).toBe('12');
       const interval = noviceRow.getByTestId('leaderboard-interval');
       expect(Number(await interval.getAttribute('data-high'))).toBeGreaterThan(Number(await interval.getAttribute('data-low')));
+      // How many votes the #1 rests on, naming the ranked model that would pass it (never a provisional one).
+      const top = page.getByTestId('leaderboard-top-robustness');
+      const challenger = page.locator(`tr[data-model="${await top.getAttribute('data-challenger')}"]`);
+      expect(await challenger.getAttribute('data-provisional')).toBe('false');
+      const label = (await challenger.getByRole('rowheader').textContent())!;
+      expect(await top.textContent()).toBe(texts.top(Number(await top.getAttribute('data-votes')).toLocaleString(locale), label));
       const shot = `/tmp/leaderboard-provisional-${viewport === PHONE ? 'phone' : 'desktop'}-${locale.slice(0, 2)}`;
       await page.screenshot({ path: `${shot}.png`, fullPage: true });
       expect(await wcagViolations(page)).toEqual([]);
@@ -216,6 +222,7 @@ describe('the leaderboard page', () => {
       await page.goto('/leaderboard?tool=docent');
       await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
       expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-provisional')))).toEqual(['true', 'true']);
+      expect(await page.getByTestId('leaderboard-top-robustness').count()).toBe(0);
       for (const row of await rows.all()) {
         expect(await row.getByTestId('leaderboard-interval').getAttribute('data-low')).toBe('');
         expect(await row.getByTestId('leaderboard-interval').textContent()).toBe(`—${texts.noInterval}`);

@@ -133,6 +133,14 @@ export const ZLeaderboardSchema = z.object({
    * asks for into `models`.
    */
   otherIntervals: z.array(z.object({ intervals: z.enum(RATING_INTERVAL_METHODS), models: z.array(ZLeaderboardModelSchema) })).default([]),
+  /**
+   * How many counted votes the #1 rests on: removing `votes` of them (the most influential, found
+   * by the fit's influence and confirmed by exact refits) puts `challenger` above the #1, the top
+   * ranked model, among the ranked models. Null without a ranked #1 and another ranked model, or
+   * when no removal the influence points to changes it; absent on style-controlled boards (which
+   * do not compute it) and on boards cached before it existed.
+   */
+  topRobustness: z.object({ votes: z.number().int().positive(), challenger: z.string() }).nullable().optional(),
   /** The style-controlled fit's coefficients (control `style` only). */
   style: z.array(ZStyleCoefficientSchema).nullable().default(null),
   /** When the ratings were last computed (ISO), null before the first computation. */

@@ -3,6 +3,7 @@ import type { Leaderboard } from '@duet/contracts';
 import { bootstrapIntervals, mulberry32, rankModels } from '@duet/ratings/ratings';
 import type { ComparisonCell } from '@duet/ratings/ratings';
 import { sandwichIntervals } from '@duet/ratings/sandwich';
+import { topRobustness } from '@duet/ratings/top-robustness';
 import { describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config.ts';
 import type { CountedRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
@@ -234,6 +235,26 @@ describe('provisional ratings', () => {
       ['m-new', true],
       ['m-beta', true],
     ]);
+  });
+
+  it('says how many votes the ranked #1 rests on, against ranked challengers only, and nothing without two ranked models', () => {
+    const cells = board(299);
+    const b = overall(boardsOf(cells));
+    const ranked = b.models.filter((m) => m.rank !== null).map((m) => m.model);
+    const expected = topRobustness(
+      cells.map((r) => ({ a: r.model_a, b: r.model_b, winner: r.winner, n: r.n })),
+      { ...FIT, contenders: ranked },
+    )!;
+    expect(expected.top).toBe(b.models[0]!.model);
+    // The provisional newcomer is rated highest, yet neither the #1 nor its challenger.
+    expect(b.topRobustness).toEqual({ votes: expected.votes, challenger: expected.challenger });
+    expect(b.topRobustness!.challenger).not.toBe('m-new');
+    expect(b.topRobustness!.votes).toBeGreaterThan(0);
+
+    const strict = boardsOf(board(300), { overall: 1_000, slice: 900 });
+    expect(overall(strict).topRobustness).toBeNull();
+    expect(toolBoard(strict).topRobustness?.challenger).toBe('m-gamma');
+    expect(boardsOf(board(300), { overall: 1_000, slice: 1_000 }).every((x) => x.topRobustness === null)).toBe(true);
   });
 
   it('shows both models of a single counted vote as provisional, with no interval rather than one of zero width', () => {

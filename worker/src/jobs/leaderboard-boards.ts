@@ -3,6 +3,7 @@ import { ZYesNoSchema } from '@duet/platform/env';
 import { bootstrapIntervals, rankModels } from '@duet/ratings/ratings';
 import { sandwichIntervals } from '@duet/ratings/sandwich';
 import { styleControlledIntervals } from '@duet/ratings/style-control';
+import { topRobustness } from '@duet/ratings/top-robustness';
 import { z } from 'zod';
 import type { BoardId, Leaderboard, LeaderboardCategory, LeaderboardModel, LeaderboardPair, ModelFamily, ModelSpeed } from '@duet/contracts';
 import type { ComparisonCell, RatingInterval } from '@duet/ratings/ratings';
@@ -312,7 +313,19 @@ function plainBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: 
   const fit = { ...opts, pairWeighting: opts.pairWeighting ?? false };
   const plain = enough ? modelsOf(bootstrapIntervals(cells, fit), meta, speed, base.minVotesRanked) : [];
   const sandwich = enough ? modelsOf(sandwichIntervals(cells, fit), meta, speed, base.minVotesRanked) : [];
-  return { ...base, control: 'none', models: plain, style: null, intervals: 'bootstrap', pairWeighting: fit.pairWeighting, otherIntervals: [{ intervals: 'sandwich', models: sandwich }] };
+  // Only a ranked model is #1 or can take its place: a provisional one is shown after them whatever its rating.
+  const contenders = plain.flatMap((m) => (m.rank !== null ? [m.model] : []));
+  const robust = contenders.length >= 2 ? topRobustness(cells, { ...fit, contenders }) : null;
+  return {
+    ...base,
+    control: 'none',
+    models: plain,
+    style: null,
+    intervals: 'bootstrap',
+    pairWeighting: fit.pairWeighting,
+    otherIntervals: [{ intervals: 'sandwich', models: sandwich }],
+    topRobustness: robust && { votes: robust.votes, challenger: robust.challenger },
+  };
 }
 
 /** The scope's style-controlled board: the joint fit of strengths and style on its styled votes. */

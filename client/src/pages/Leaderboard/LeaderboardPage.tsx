@@ -129,6 +129,7 @@ export default function LeaderboardPage() {
 
   const tooFew = data !== undefined && data.models.length === 0 && data.minVotes > 0 && data.votes < data.minVotes;
   const empty = data !== undefined && !tooFew && (data.updatedAt === null || data.models.length === 0);
+  const top = topRobustnessOf(data);
   const scope = toolTitle ?? (category ? t(`category.${category}`) : t('filter.all'));
 
   return (
@@ -243,6 +244,16 @@ export default function LeaderboardPage() {
                 <span data-testid="leaderboard-votes" data-count={data.votes}>
                   {t('meta.votes', { count: data.votes, votes: num.format(data.votes) })}
                 </span>
+                {top && (
+                  <>
+                    <span className="lb-meta__sep" aria-hidden="true">
+                      ·
+                    </span>
+                    <span data-testid="leaderboard-top-robustness" data-votes={top.votes} data-challenger={top.model}>
+                      {t('meta.top', { count: top.votes, votes: num.format(top.votes), challenger: top.label })}
+                    </span>
+                  </>
+                )}
               </p>
             )}
           </LeaderboardTable>
@@ -264,4 +275,12 @@ export default function LeaderboardPage() {
       )}
     </div>
   );
+}
+
+/** How many votes the board's #1 rests on, with its challenger's name: only with a ranked #1 and another ranked model. */
+function topRobustnessOf(board: Leaderboard | undefined): { votes: number; model: string; label: string } | null {
+  const robust = board?.topRobustness;
+  const ranked = board?.models.filter((m) => m.rank !== null) ?? [];
+  const challenger = ranked.find((m) => m.model === robust?.challenger);
+  return robust && ranked.length >= 2 && challenger ? { votes: robust.votes, model: challenger.model, label: challenger.label } : null;
 }
