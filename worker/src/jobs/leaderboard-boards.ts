@@ -161,7 +161,8 @@ function tally(rows: CountedRow[]): { meta: Map<string, ModelMeta>; pairs: Leade
   return { meta, pairs: [...pairs.values()].sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : x.b > y.b ? 1 : 0)), votes };
 }
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
+/** Rounded, and never −0: a board goes through JSON, which writes it as 0, and must read back as computed. */
+const round1 = (x: number) => Math.round(x * 10) / 10 || 0;
 
 /**
  * The interval as the board shows it, to a tenth of a point; null when there is none (a sandwich
@@ -351,7 +352,8 @@ function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled
   };
 }
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
+/** Rounded, and never −0 (as `round1`). */
+const round3 = (x: number) => Math.round(x * 1000) / 1000 || 0;
 
 /**
  * Every board of a full recompute: overall, each tool's and each category's, plain then (with
