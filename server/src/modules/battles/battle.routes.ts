@@ -1,14 +1,12 @@
 import { CHALLENGE_HEADER, ZCancelRequestSchema, ZCreateBattleRequestSchema, ZFollowUpRequestSchema, ZVoteReasonsRequestSchema, ZVoteRequestSchema } from '@duet/contracts';
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
-import { z } from 'zod';
 import { sessionUserId } from '../../http/auth.ts';
 import { deviceIdOf } from '../../http/device-cookie.ts';
+import { battleIdParam } from '../../http/battle-id.ts';
 import { AppError, parseOr400 } from '../../http/errors.ts';
 import { multipartBody, sniffImage } from '../../http/image-upload.ts';
 import type { BattleService, UploadedImage } from './battle.service.ts';
-
-const ZBattleIdSchema = z.string().uuid();
 
 /** A multipart form carries `inputs` and `models` as JSON text; a JSON body carries them as they are. */
 function requestBody(body: Record<string, unknown>, multipart: boolean): unknown {
@@ -26,11 +24,7 @@ function requestBody(body: Record<string, unknown>, multipart: boolean): unknown
   return parsed;
 }
 
-const battleId = (raw: unknown): string => {
-  const parsed = ZBattleIdSchema.safeParse(raw);
-  if (!parsed.success) throw new AppError(404, 'not_found', 'No such battle');
-  return parsed.data;
-};
+const battleId = (raw: unknown): string => battleIdParam(raw);
 
 /**
  * `session` is the optional sign-in: battles and votes made with a session token are stored as

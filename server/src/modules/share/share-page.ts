@@ -1,12 +1,11 @@
 import type { HistoryEntry } from '@duet/contracts';
 import type { Language } from '@duet/contracts/limits';
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, questionLine } from './share-preview.ts';
-import { shareTexts } from './share-texts.ts';
+import { escapeMarkup, shareTexts, verdictOf } from './share-texts.ts';
 
 /** The document a shared battle's page is built on when no client is built (an API-only gateway). */
 export const BARE_SHELL = '<!doctype html>\n<html lang="ko">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Duet</title>\n  </head>\n  <body></body>\n</html>\n';
 
-const escapeHtml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const LOCALE: Record<Language, string> = { en: 'en_US', ko: 'ko_KR' };
 
@@ -32,7 +31,7 @@ export interface ShareCard {
 export function shareCard(entry: HistoryEntry, lang: Language, origin: string): ShareCard {
   const t = shareTexts(lang);
   const { a, b } = entry.sides;
-  const verdict = entry.winner === 'a' || entry.winner === 'b' ? t.verdictWinner(entry.sides[entry.winner].label) : entry.winner === 'tie' ? t.verdictTie : t.verdictBothBad;
+  const verdict = verdictOf(entry, t);
   const question = questionLine(entry);
   return {
     title: t.title(a.label, b.label),
@@ -50,7 +49,7 @@ export function shareCard(entry: HistoryEntry, lang: Language, origin: string): 
  * large card. Every value is escaped: the question is the visitor's, the labels the roster's.
  */
 export function sharePageHtml(shell: string, card: ShareCard): string {
-  const e = escapeHtml;
+  const e = escapeMarkup;
   const tags = [
     `<title>${e(card.title)}</title>`,
     `<meta name="description" content="${e(card.description)}" />`,

@@ -1,7 +1,7 @@
 import { renderAsync } from '@resvg/resvg-js';
 import type { HistoryEntry, Side } from '@duet/contracts';
 import type { Language } from '@duet/contracts/limits';
-import { shareTexts } from './share-texts.ts';
+import { escapeMarkup, shareTexts, verdictOf } from './share-texts.ts';
 
 /** The preview's size: what link previews (Open Graph, Twitter's large card) ask for. */
 export const PREVIEW_WIDTH = 1200;
@@ -12,7 +12,6 @@ const INK = '#1e293b';
 const SOFT = '#475569';
 const SIDE_COLOUR: Record<Side, string> = { a: '#4f46e5', b: '#db2777' };
 
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * About how wide a character sets in Nanum Gothic Bold, in ems (a little wide for the regular weight):
@@ -94,16 +93,11 @@ export function previewSvg(entry: HistoryEntry, lang: Language): string {
       <rect x="${x}" y="330" width="520" height="170" rx="24" fill="#ffffff" stroke="${SIDE_COLOUR[side]}" stroke-width="${won ? 8 : 2}"/>
       <circle cx="${x + 52}" cy="376" r="24" fill="${SIDE_COLOUR[side]}"/>
       <text x="${x + 52}" y="386" font-size="28" font-weight="700" fill="#ffffff" text-anchor="middle">${side.toUpperCase()}</text>
-      ${won ? `<text x="${x + 490}" y="386" font-size="28" font-weight="700" fill="${SIDE_COLOUR[side]}" text-anchor="end">${escapeXml(t.winnerBadge)}</text>` : ''}
-      <text x="${x + 28}" y="460" font-size="40" font-weight="700" fill="${INK}">${escapeXml(label)}</text>
+      ${won ? `<text x="${x + 490}" y="386" font-size="28" font-weight="700" fill="${SIDE_COLOUR[side]}" text-anchor="end">${escapeMarkup(t.winnerBadge)}</text>` : ''}
+      <text x="${x + 28}" y="460" font-size="40" font-weight="700" fill="${INK}">${escapeMarkup(label)}</text>
     </g>`;
   };
-  const verdict =
-    entry.winner === 'a' || entry.winner === 'b'
-      ? t.verdictWinner(entry.sides[entry.winner].label)
-      : entry.winner === 'tie'
-        ? t.verdictTie
-        : t.verdictBothBad;
+  const verdict = verdictOf(entry, t);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" viewBox="0 0 ${PREVIEW_WIDTH} ${PREVIEW_HEIGHT}" font-family="${FAMILY}">
   <rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="#eef2ff"/>
   <rect x="0" y="0" width="${PREVIEW_WIDTH}" height="12" fill="#4f46e5"/>
@@ -113,11 +107,11 @@ export function previewSvg(entry: HistoryEntry, lang: Language): string {
     <circle cx="35" cy="28" r="11.5" fill="#fb7185" opacity="0.85"/>
   </g>
   <text x="132" y="92" font-size="34" font-weight="700" fill="${INK}">Duet</text>
-  <text x="1140" y="92" font-size="28" fill="${SOFT}" text-anchor="end">${escapeXml(t.imageTagline)}</text>
-  ${question.map((l, i) => `<text x="60" y="${198 + i * 66}" font-size="52" font-weight="700" fill="${INK}">${escapeXml(l)}</text>`).join('\n  ')}
+  <text x="1140" y="92" font-size="28" fill="${SOFT}" text-anchor="end">${escapeMarkup(t.imageTagline)}</text>
+  ${question.map((l, i) => `<text x="60" y="${198 + i * 66}" font-size="52" font-weight="700" fill="${INK}">${escapeMarkup(l)}</text>`).join('\n  ')}
   ${box('a', 60)}
   ${box('b', 620)}
-  <text x="60" y="570" font-size="34" fill="${INK}">${escapeXml(wrapLines(verdict, 1080 / 34, 1)[0] ?? '')}</text>
+  <text x="60" y="570" font-size="34" fill="${INK}">${escapeMarkup(wrapLines(verdict, 1080 / 34, 1)[0] ?? '')}</text>
 </svg>`;
 }
 

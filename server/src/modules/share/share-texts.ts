@@ -1,3 +1,4 @@
+import type { HistoryEntry } from '@duet/contracts';
 import type { Language } from '@duet/contracts/limits';
 
 /**
@@ -44,3 +45,12 @@ const TEXTS: Record<Language, ShareTexts> = {
 };
 
 export const shareTexts = (lang: Language): ShareTexts => TEXTS[lang];
+
+/** The verdict in a sentence: who the visitor picked, or a tie, or both bad. */
+export function verdictOf(entry: HistoryEntry, t: ShareTexts): string {
+  if (entry.winner === 'a' || entry.winner === 'b') return t.verdictWinner(entry.sides[entry.winner].label);
+  return entry.winner === 'tie' ? t.verdictTie : t.verdictBothBad;
+}
+
+/** Text made safe inside HTML or SVG, text and attribute values alike: the visitor's and the models' words never become markup. */
+export const escapeMarkup = (s: string): string => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -4,18 +4,14 @@ import type { Language } from '@duet/contracts/limits';
 import { Router } from 'express';
 import type { Request } from 'express';
 import { z } from 'zod';
+import { battleIdParam } from '../../http/battle-id.ts';
 import { AppError } from '../../http/errors.ts';
 import { BARE_SHELL } from './share-page.ts';
 import type { ShareService } from './share.service.ts';
 
-const ZBattleIdSchema = z.string().uuid();
 const ZLanguageSchema = z.enum(LANGUAGES);
 
-const battleId = (raw: unknown): string => {
-  const parsed = ZBattleIdSchema.safeParse(raw);
-  if (!parsed.success) throw new AppError(404, 'not_found', 'No such battle, or it is not public');
-  return parsed.data;
-};
+const battleId = (raw: unknown): string => battleIdParam(raw, 'No such battle, or it is not public');
 
 /**
  * The page's language: `?lang=` when it names one (a link shared in one language), else the one the
