@@ -124,7 +124,8 @@ describe('a gateway on a Redis of its own', () => {
       const post = () => fetch(`${gw.url}/api/battles`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       const refused = await post();
       expect(refused.status).toBeGreaterThanOrEqual(500);
-      expect(gw.output()).toContain('Redis refused the rate limiter’s script');
+      // The child's log reaches this process through a pipe, possibly after the response.
+      await waitFor(() => gw.output().includes('Redis refused the rate limiter’s script') || undefined, { what: 'the limiter’s refusal in the log', timeoutMs: 10_000 });
       await admin.call('ACL', 'SETUSER', 'default', '+script|load');
       // Counted by the limiter (its headers), then refused as invalid: the limiter works again.
       const counted = await post();
