@@ -31,6 +31,17 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-setup.ts', 'test/e2e/build-client.ts'],
         },
       },
+      {
+        test: {
+          // The Compose stack on a real container engine: run after the others (`npm test`), alone.
+          name: 'deployment',
+          include: ['test/deployment/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          globalSetup: ['test/deployment/setup.ts'],
+        },
+      },
     ],
   },
 });

@@ -1,8 +1,8 @@
 // Over 300 lines on purpose: the production Compose file, its nginx config and the Kubernetes
 // example, each property of the three checked in one place, with the small parsers they need.
 //
-// Checks the deployment files by reading them, as no Docker engine runs here (see
-// deployment-files.test.ts for the Dockerfile): docker-compose.yml is parsed and interpolated the
+// Checks the deployment files by reading them, in seconds and without a container engine (the
+// deployment test, test/deployment, runs them; deployment-files.test.ts reads the Dockerfile): docker-compose.yml is parsed and interpolated the
 // way Compose does it, and the environment it hands the gateway and the worker goes through their
 // own configuration loaders; deploy/nginx.conf is parsed into its directives; the manifests under
 // deploy/kubernetes/ are read as YAML and held against the code's queue names and settings.
@@ -347,26 +347,40 @@ describe('docker-compose.yml', () => {
     expect(spawnSync('git', ['check-ignore', '-q', '.env'], { cwd: root }).status).toBe(0);
   });
 
-  it('lets gateways use the Auth Emulator only when the dev profile names it, never from a stray ALLOW_AUTH_EMULATOR', () => {
+  it('lets gateways use the Auth Emulator only when .env names it and allows it, never from a stray ALLOW_AUTH_EMULATOR', () => {
+    // ALLOW_AUTH_EMULATOR alone: accounts stay as they are.
     const production = loadGatewayConfig(containerEnv(gateway, { ...DOTENV, ALLOW_AUTH_EMULATOR: 'true' }));
     expect(production.accounts.mode).not.toBe('emulator');
-    expect(containerEnv(gateway, { ...DOTENV, ALLOW_AUTH_EMULATOR: 'true' }).ALLOW_AUTH_EMULATOR).toBe('');
-    expect(Object.entries(literal.services).filter(([, s]) => 'ALLOW_AUTH_EMULATOR' in environmentOf(s)).map(([n]) => n)).toEqual(['gateway']);
 
     const emulator = service(c, 'auth-emulator');
     const alias = Array.isArray(emulator.networks) ? undefined : Object.values(emulator.networks ?? {}).flatMap((n) => n?.aliases ?? [])[0];
     const port = publishedPorts(emulator)[0];
     expect(alias).toMatch(/\.localhost$/);
     expect(port?.published).toBe(String(port?.target));
+    const mounted = (emulator.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':') : [v.source, v.target])).find(([, target]) => target === '/app/firebase.json');
     const settings = z
       .object({ emulators: z.object({ auth: z.object({ host: z.string(), port: z.number() }) }) })
-      .parse(JSON.parse(c.configs['firebase-emulator']?.content ?? '{}'));
+      .parse(JSON.parse(read(mounted?.[0] ?? 'missing')));
     expect(settings.emulators.auth).toEqual({ host: '0.0.0.0', port: port?.target });
     expect(networksOf(gateway).some((n) => networksOf(emulator).includes(n))).toBe(true);
 
-    const dev = { ...DOTENV, FIREBASE_AUTH_EMULATOR_HOST: `${alias}:${port?.target}` };
+    // The emulator named without the permission: a gateway on 0.0.0.0 refuses to start.
+    const named = { ...DOTENV, FIREBASE_AUTH_EMULATOR_HOST: `${alias}:${port?.target}` };
+    expect(() => loadGatewayConfig(containerEnv(service(compose(named), 'gateway'), named))).toThrow(/ALLOW_AUTH_EMULATOR/);
+    const dev = { ...named, ALLOW_AUTH_EMULATOR: 'true' };
     const development = loadGatewayConfig(containerEnv(service(compose(dev), 'gateway'), dev));
     expect(development.accounts).toMatchObject({ mode: 'emulator', emulatorHost: `${alias}:${port?.target}` });
+  });
+
+  it('keeps to what both Compose 1.29 and Compose v2 know', () => {
+    const text = read('docker-compose.yml');
+    // 1.29 rejects `${VAR:+...}` and `${VAR+...}`, optional env files and inline configs.
+    expect(text).not.toMatch(/\$\{[A-Za-z_][A-Za-z0-9_]*:?\+/);
+    for (const s of Object.values(literal.services)) expect(s.env_file === undefined || typeof s.env_file === 'string').toBe(true);
+    expect(Object.values(literal.configs).filter((cfg) => cfg.content !== undefined)).toEqual([]);
+    // The deployment test (test/deployment) reads another settings file in .env's place.
+    expect(service(compose({ ...DOTENV, DUET_ENV_FILE: '/tmp/other.env' }), 'worker').env_file).toBe('/tmp/other.env');
+    expect(gateway.env_file).toBe('.env');
   });
 });
 

@@ -1,6 +1,6 @@
 // Over 300 lines on purpose: the Dockerfile, the build context and the production dependency tree, checked in one place.
-// Checks the deployment files by reading them, as no Docker engine runs here: the Dockerfile's
-// stages, what .dockerignore keeps out of the build context, and that the production dependency
+// Checks the deployment files by reading them, in seconds and without a container engine (the
+// deployment test, test/deployment, builds and runs them): the Dockerfile's stages, what .dockerignore keeps out of the build context, and that the production dependency
 // tree (what `npm ci --omit=dev` installs from the lock file) runs the gateway and the worker.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

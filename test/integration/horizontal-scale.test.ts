@@ -1,11 +1,10 @@
-import { applySideEvent, sideEnded } from '@duet/contracts';
-import type { BattleSnapshot, CreateBattleResponse, LiveEvent, Side, StatsUpdate } from '@duet/contracts';
+import type { CreateBattleResponse, Side, StatsUpdate } from '@duet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { fakeRosterEnv, startFakeLlmServer } from '../fakes/fake-llm-server.ts';
 import { postJson } from '../helpers/api.ts';
 import type { DuetSocket } from '../helpers/battle-viewer.ts';
-import { connectSocket } from '../helpers/battle-viewer.ts';
+import { connectSocket, FailoverViewer } from '../helpers/battle-viewer.ts';
 import type { GatewayProcess } from '../helpers/gateway-process.ts';
 import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -14,56 +13,6 @@ import { spawnWorkerProcess } from '../helpers/worker-process.ts';
 
 const FAST = 'The quick side finished long before anything happened.';
 const SLOW = Array.from({ length: 150 }, (_, i) => `word${i}`).join(' ');
-
-/**
- * A browser following one battle that can move to another gateway, as behind a load balancer:
- * joins, takes the snapshot, applies live events once each by seq, and records every text it
- * shows, so a gap or a repeat would show up as a text that is not a prefix of the answer.
- */
-class FailoverViewer {
-  snapshot: BattleSnapshot | null = null;
-  readonly shown: Record<Side, string[]> = { a: [], b: [] };
-  private buffered: LiveEvent[] = [];
-  socket: DuetSocket | null = null;
-
-  constructor(readonly battleId: string) {}
-
-  async follow(socket: DuetSocket): Promise<void> {
-    this.socket = socket;
-    this.snapshot = null;
-    socket.on('battle:events', (events) => {
-      for (const event of events) {
-        if (event.battleId !== this.battleId) continue;
-        if (this.snapshot) this.apply(event);
-        else this.buffered.push(event);
-      }
-    });
-    const res = await socket.emitWithAck('battle:join', { battleId: this.battleId });
-    if (!res.ok) throw new Error(res.error.message);
-    this.snapshot = res.data;
-    this.record();
-    for (const e of this.buffered.splice(0)) this.apply(e);
-  }
-
-  private apply(event: LiveEvent): void {
-    if (!this.snapshot) return;
-    const { view, gap } = applySideEvent(this.snapshot.sides[event.side], event);
-    if (gap) throw new Error(`gap on side ${event.side} at seq ${event.type === 'delta' ? event.seq : '-'}`);
-    this.snapshot.sides[event.side] = view;
-    this.record();
-  }
-
-  private record(): void {
-    for (const side of ['a', 'b'] as const) {
-      const text = this.snapshot?.sides[side].text ?? '';
-      if (this.shown[side].at(-1) !== text) this.shown[side].push(text);
-    }
-  }
-
-  get finished(): boolean {
-    return !!this.snapshot && sideEnded(this.snapshot.sides.a) && sideEnded(this.snapshot.sides.b);
-  }
-}
 
 describe('two gateways and two workers, as separate processes on one Redis and one PostgreSQL', () => {
   let fake: FakeLlmServer;
