@@ -13,7 +13,8 @@
  *     vote), then the plain refit that puts the new speeds on the plain boards. One stand-in
  *     battle-worker process per mode measures its event loop (a 1 ms timer) meanwhile, and an idle
  *     bystander the machine's own noise. Then every board Duet cached is checked against a full
- *     recompute on the same votes (plain and style-controlled, speeds included): they must be
+ *     recompute on the same votes (plain and style-controlled, speeds included; a style-controlled
+ *     board with more than STYLE_FIT_MAX_VOTES on the same sample, see leaderboard-scale): they must be
  *     identical.
  *
  *   npm run bench -- leaderboard [--votes 1000000] [--quick]
@@ -26,8 +27,9 @@ import { parseArgs } from 'node:util';
 import { bootstrapIntervals } from '@duet/ratings/ratings';
 import type { Leaderboard } from '@duet/contracts';
 import type { RatingInterval } from '@duet/ratings/ratings';
-import { leaderboardsOf, styledVotesOf } from '../worker/src/jobs/leaderboard-boards.ts';
-import { countedVotes, speedStats, styledVotes } from '../worker/src/store/leaderboard.repo.ts';
+import { leaderboardsOf } from '../worker/src/jobs/leaderboard-boards.ts';
+import { DEFAULT_STYLE_FIT_MAX_VOTES, readStyledSample } from '../worker/src/jobs/style-sample.ts';
+import { countedVotes, speedStats } from '../worker/src/store/leaderboard.repo.ts';
 import { Redis } from 'ioredis';
 import { TEST_REDIS_URL } from '../test/helpers/services.ts';
 import { insertSyntheticVotes, MODELS, syntheticVotes } from '../test/helpers/synthetic-votes.ts';
@@ -103,7 +105,8 @@ try {
   }
   const cells = await countedVotes(db.pool);
   const t1 = performance.now();
-  const styled = styledVotesOf(await styledVotes(db.pool));
+  // The votes the style refit reads: above STYLE_FIT_MAX_VOTES, the same sample of a board (leaderboard-scale measures its error).
+  const styled = await readStyledSample(db.pool, cells, DEFAULT_STYLE_FIT_MAX_VOTES);
   const speed = await speedStats(db.pool, cells.reduce((sum, r) => sum + r.n, 0));
   // The job's own settings (100 resamples, seed 42), whatever --quick does to part (a).
   const reference = leaderboardsOf({ cells, styled, speed, updatedAt: '', countedThrough: null }, { resamples: 100, seed: 42 });

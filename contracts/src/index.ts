@@ -6,6 +6,7 @@ export * from './limits.ts';
 export * from './live.ts';
 export * from './model-names.ts';
 export * from './pii.ts';
+export * from './prompt-key.ts';
 export * from './redis-keys.ts';
 export * from './roster.ts';
 export * from './socket-events.ts';

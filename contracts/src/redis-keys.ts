@@ -23,10 +23,11 @@ export const redisKeys = (prefix: string) => ({
   leaderboardStyleCost: `${prefix}:leaderboard:style-cost`,
   /**
    * Cached leaderboard JSON: overall (`*`), per tool slug or per category (`category:ko`), with
-   * `:style` for the style-controlled ratings.
+   * `:style` for the style-controlled ratings and `:dedup-off` for the plain ratings that count the
+   * votes over the prompt cap too.
    */
-  leaderboard: (tool: string | null, board?: { category?: string | null; control?: string }) =>
-    `${prefix}:leaderboard:${board?.category ? `category:${board.category}` : (tool ?? '*')}${board?.control === 'style' ? ':style' : ''}`,
+  leaderboard: (tool: string | null, board?: { category?: string | null; control?: string; dedup?: string }) =>
+    `${prefix}:leaderboard:${board?.category ? `category:${board.category}` : (tool ?? '*')}${board?.control === 'style' ? ':style' : ''}${board?.dedup === 'off' ? ':dedup-off' : ''}`,
   /**
    * A tool's history version: a number raised after every change to what its history pages show
    * (a vote, a moderation decision, a takedown). Gateways cache rendered pages under it.

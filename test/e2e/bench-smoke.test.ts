@@ -145,6 +145,35 @@ describe('the benchmarks, --quick', () => {
   );
 
   it(
+    'leaderboard-scale: the style fit reads each board’s bounded sample and no more, the boards within the bound as on every vote, the whole refit in the refit child',
+    async () => {
+      const { figures } = await runQuick('leaderboard-scale');
+      const f = z
+        .object({
+          votes: z.number().positive(),
+          errorVotes: z.number().positive(),
+          sampledRead: z.number(),
+          boardsSampled: z.number(),
+          unsampledBoardsIdentical: z.boolean(),
+          styleJobMs: ms,
+          plainWarmJobMs: ms,
+          refitChildHwmMb: z.number().positive(),
+          refitChildSameProcess: z.boolean(),
+          plainBoardsIdentical: z.boolean(),
+          styleFailures: z.number(),
+        })
+        .parse(figures);
+      expect(f.boardsSampled).toBeGreaterThan(0);
+      expect(f.sampledRead).toBeLessThan(f.errorVotes);
+      expect(f.unsampledBoardsIdentical).toBe(true);
+      expect(f.refitChildSameProcess).toBe(true);
+      expect(f.plainBoardsIdentical).toBe(true);
+      expect(f.styleFailures).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'routing: a gateway with no viewer does not take part in the battles it does not show',
     async () => {
       const { figures } = await runQuick('routing');

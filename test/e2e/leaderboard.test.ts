@@ -233,4 +233,37 @@ describe('the leaderboard page', () => {
       await context.close();
     }
   });
+
+  it('says how many votes on repeated questions the board leaves out, and links to the board with them, in both languages', async () => {
+    // Sixty counted votes on one question: ranked 1 to 60 as the votes would be, ten over the default cap of 50.
+    const ids = await seedEvaluationVotes(duet.db.pool, { votes: 60, tool: 'quiz-solving', seed: 21 });
+    await duet.db.pool.query(
+      `UPDATE votes v SET prompt_rank = r.rank FROM (SELECT battle_id, row_number() OVER (ORDER BY battle_id) AS rank FROM votes WHERE battle_id = ANY($1)) r
+        WHERE v.battle_id = r.battle_id`,
+      [ids],
+    );
+    const keys = redisKeys(duet.prefix);
+    await duet.redis.set(keys.leaderboardDirty, 'dedup');
+    await createComputeLeaderboard({ db: duet.db.pool, redis: duet.redis, keys })();
+
+    for (const [locale, viewport, texts] of [
+      ['en-US', DESKTOP, { aside: '10 votes on questions asked more than 50 times in their activity are not counted.', all: 'Show the board with them', included: 'including 10 on questions' }],
+      ['ko-KR', PHONE, { aside: '한 활동에서 50번 넘게 나온 같은 질문의 투표 10표는 반영하지 않았어요.', all: '포함한 점수 보기', included: '투표 10표도 포함돼요' }],
+    ] as const) {
+      const { context, page } = await newPage(browser, { baseURL: duet.url, locale, viewport });
+      await page.goto('/leaderboard?tool=quiz-solving');
+      const notice = page.getByTestId('leaderboard-dedup');
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(`${texts.aside} ${texts.all}`);
+      const votes = Number(await page.getByTestId('leaderboard-votes').getAttribute('data-count'));
+      await page.screenshot({ path: `/tmp/leaderboard-dedup-${viewport === PHONE ? 'phone' : 'desktop'}-${locale.slice(0, 2)}.png`, fullPage: true });
+      expect(await wcagViolations(page)).toEqual([]);
+      await page.getByTestId('leaderboard-dedup-toggle').click();
+      await expect.poll(() => notice.getAttribute('data-dedup'), { timeout: 15_000 }).toBe('off');
+      expect(page.url()).toContain('dedup=off');
+      expect(await notice.textContent()).toContain(texts.included);
+      expect(Number(await page.getByTestId('leaderboard-votes').getAttribute('data-count'))).toBe(votes + 10);
+      await context.close();
+    }
+  });
 });

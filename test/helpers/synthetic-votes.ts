@@ -44,6 +44,11 @@ export interface SyntheticStoreOptions {
    * committed late, which the refit does not expect.
    */
   spreadSeconds?: number;
+  /**
+   * PostgreSQL's setseed() value, in [−1, 1] (default 0.42): batches stored with different seeds
+   * draw different votes, with the same seed the same ones.
+   */
+  seed?: number;
 }
 
 /**
@@ -53,7 +58,7 @@ export interface SyntheticStoreOptions {
  * (the weaker, the longer) and voters prefer the longer answer a little, as in the field.
  */
 export async function insertSyntheticVotes(client: pg.ClientBase, votes: number, o: SyntheticStoreOptions = {}): Promise<void> {
-  await client.query('SELECT setseed(0.42)');
+  await client.query('SELECT setseed($1)', [o.seed ?? 0.42]);
   // Random ids, so calls add to what is there.
   await client.query(
     `WITH d AS MATERIALIZED (

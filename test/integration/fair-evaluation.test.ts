@@ -180,12 +180,12 @@ describe('fair evaluation', () => {
     const { rows } = await duet.db.pool.query('SELECT battle_id FROM votes WHERE counted ORDER BY created_at, battle_id');
     expect(lines.map((l) => l.battle_id)).toEqual(rows.map((r) => r.battle_id));
     expect(Object.keys(lines[0]!).sort()).toEqual(
-      ['answer_a', 'answer_b', 'asked_at', 'battle_id', 'finish_a', 'finish_b', 'follow_ups', 'inputs', 'lang', 'model_a', 'model_b', 'question', 'reasons', 'tool', 'voted_at', 'winner'].sort(),
+      ['answer_a', 'answer_b', 'asked_at', 'battle_id', 'finish_a', 'finish_b', 'follow_ups', 'inputs', 'lang', 'model_a', 'model_b', 'over_prompt_cap', 'prompt_rank', 'question', 'reasons', 'tool', 'voted_at', 'winner'].sort(),
     );
     expect(JSON.stringify(lines)).not.toMatch(/user_id|voter|127\.0\.0\.1/);
     const csv = await (await fetch(`${duet.url}/api/export/votes.csv`)).text();
     const csvLines = csv.replace(/^\uFEFF/, '').trim().split('\n');
-    expect(csvLines[0]).toBe('battle_id,tool,lang,model_a,model_b,winner,reasons,question,inputs,answer_a,answer_b,finish_a,finish_b,asked_at,voted_at,follow_ups');
+    expect(csvLines[0]).toBe('battle_id,tool,lang,model_a,model_b,winner,reasons,question,inputs,answer_a,answer_b,finish_a,finish_b,asked_at,voted_at,follow_ups,prompt_rank,over_prompt_cap');
     expect(csvLines).toHaveLength(rows.length + 1);
   });
 

@@ -6,6 +6,8 @@ import type { ModelSpec } from '@duet/contracts';
 import { rankedMinimumOf, ZPairWeightingEnvSchema, ZRankedMinimumEnvSchema } from './jobs/leaderboard-boards.ts';
 import type { RankedMinimum } from './jobs/leaderboard-boards.ts';
 import { ZStyleCheapEnvSchema } from './jobs/style-refit-cadence.ts';
+import { ZStyleFitEnvSchema } from './jobs/style-sample.ts';
+import { ZPromptCapEnvSchema } from '@duet/platform/prompt-cap';
 import type { RedisNode } from '@duet/platform/env';
 import { z } from 'zod';
 
@@ -84,6 +86,8 @@ export const ZWorkerEnvSchema = ZInfraEnvSchema.extend({
   .extend(ZRankedMinimumEnvSchema.shape)
   .extend(ZPairWeightingEnvSchema.shape)
   .extend(ZStyleCheapEnvSchema.shape)
+  .extend(ZStyleFitEnvSchema.shape)
+  .extend(ZPromptCapEnvSchema.shape)
   .extend(ZModelEnvSchema.shape)
   .extend(ZBudgetEnvSchema.shape)
   .extend(ZBreakerEnvSchema.shape);
@@ -115,8 +119,12 @@ export interface WorkerConfig {
   leaderboardStyleIntervalMs: number;
   /** LEADERBOARD_STYLE_CHEAP_MS: a style refit quicker than this runs along with the plain refit. */
   leaderboardStyleCheapMs: number;
+  /** STYLE_FIT_MAX_VOTES: a style-controlled board with more counted votes is fitted on a fixed sample of about this many. */
+  styleFitMaxVotes: number;
   /** MIN_VOTES_RANKED and MIN_VOTES_RANKED_SLICE: below them a model's rating on a board is provisional. */
   minVotesRanked: RankedMinimum;
+  /** DEDUP_MAX_PER_PROMPT: counted votes on one question (per tool) the de-duplicated boards count at most; 0 off. */
+  promptCap: number;
   /** RATING_PAIR_WEIGHTING: each vote of the plain fit weighed inversely to how often its pair met. */
   pairWeighting: boolean;
   storeRetryMs: number;
@@ -174,8 +182,10 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     leaderboardIntervalMs: e.LEADERBOARD_INTERVAL_MS,
     leaderboardStyleIntervalMs: Math.round(e.LEADERBOARD_STYLE_REFIT_MINUTES * 60_000),
     leaderboardStyleCheapMs: e.LEADERBOARD_STYLE_CHEAP_MS,
+    styleFitMaxVotes: e.STYLE_FIT_MAX_VOTES,
     minVotesRanked: rankedMinimumOf(e),
     pairWeighting: e.RATING_PAIR_WEIGHTING ?? false,
+    promptCap: e.DEDUP_MAX_PER_PROMPT,
     storeRetryMs: e.STORE_RETRY_MS,
     scheduleCheckMs: e.SCHEDULE_CHECK_MS,
     sweep: {

@@ -199,7 +199,9 @@ export async function startWorker(
       MIN_VOTES_RANKED: String(config.minVotesRanked.overall),
       MIN_VOTES_RANKED_SLICE: String(config.minVotesRanked.slice),
       LEADERBOARD_STYLE_CHEAP_MS: String(config.leaderboardStyleCheapMs),
+      STYLE_FIT_MAX_VOTES: String(config.styleFitMaxVotes),
       RATING_PAIR_WEIGHTING: String(config.pairWeighting),
+      DEDUP_MAX_PER_PROMPT: String(config.promptCap),
     },
   });
 

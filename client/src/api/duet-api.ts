@@ -1,4 +1,4 @@
-import type { CreateBattleRequest, CreateBattleResponse, FollowUpRequest, FollowUpResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, OwnBoard, RatingIntervalMethod, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
+import type { CreateBattleRequest, CreateBattleResponse, Dedup, FollowUpRequest, FollowUpResponse, HistoryResponse, Leaderboard, LeaderboardCategory, LeaderboardControl, LeaderboardHistory, Meta, OwnBoard, RatingIntervalMethod, SpecHistoryResponse, VoteReasonsRequest, VoteReasonsResponse, VoteRequest, VoteResponse } from '@duet/contracts';
 import { CHALLENGE_HEADER } from '@duet/contracts/schemas/challenge.schema';
 import type { HistoryView, SharedBattleResponse } from '@duet/contracts/schemas/history.schema';
 import { ZVoteReasonsResponseSchema } from '@duet/contracts/schemas/vote-reason.schema';
@@ -15,6 +15,8 @@ export interface BoardQuery {
   control?: LeaderboardControl;
   /** Which 95% intervals; default the gateway's. */
   intervals?: RatingIntervalMethod | null;
+  /** `off`: the plain board counting the votes over the prompt cap too; default the de-duplicated one. */
+  dedup?: Dedup | null;
 }
 
 function boardQuery(b: BoardQuery): string {
@@ -23,6 +25,7 @@ function boardQuery(b: BoardQuery): string {
   if (b.category) q.set('category', b.category);
   if (b.control && b.control !== 'none') q.set('control', b.control);
   if (b.intervals) q.set('intervals', b.intervals);
+  if (b.dedup === 'off') q.set('dedup', b.dedup);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

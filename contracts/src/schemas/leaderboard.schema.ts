@@ -30,6 +30,14 @@ export type LeaderboardCategory = (typeof LEADERBOARD_CATEGORIES)[number];
  */
 export const CATEGORY_MIN_VOTES = 50;
 
+/**
+ * Which votes a board counts: `on` (the default boards) leaves out the counted votes over the prompt
+ * cap (DEDUP_MAX_PER_PROMPT: a question asked more often than that in one tool counts that many
+ * times); `off` counts every counted vote. Style-controlled boards are `on` only.
+ */
+export const DEDUP_CHOICES = ['on', 'off'] as const;
+export type Dedup = (typeof DEDUP_CHOICES)[number];
+
 /** A model's answers' speed and length (medians over the answers of counted battles). */
 export const ZModelSpeedSchema = z.object({
   /** Time to the first token, ms. */
@@ -117,6 +125,15 @@ export const ZLeaderboardSchema = z.object({
   models: z.array(ZLeaderboardModelSchema),
   /** Counted votes the ratings come from. */
   votes: z.number().int().nonnegative(),
+  /** Whether the counted votes over the prompt cap are left out (`on`) or counted (`off`); see {@link DEDUP_CHOICES}. */
+  dedup: z.enum(DEDUP_CHOICES).default('on'),
+  /** The prompt cap the refit applied (DEDUP_MAX_PER_PROMPT; 0: none, every counted vote is in). */
+  promptCap: z.number().int().nonnegative().default(0),
+  /**
+   * Counted votes of this board's scope over the prompt cap: left out of `votes` and the ratings
+   * when `dedup` is `on`, included in them when it is `off`.
+   */
+  cappedVotes: z.number().int().nonnegative().default(0),
   /** Counted votes needed before ratings are shown (0: none); below it `models` is empty. */
   minVotes: z.number().int().nonnegative().default(0),
   /** Counted votes a model needs on this board to be ranked (0: every model with an interval is). */
@@ -168,8 +185,11 @@ export const ZLeaderboardQuerySchema = z
     control: z.enum(LEADERBOARD_CONTROLS).optional(),
     /** Which intervals to show; default the gateway's `RATING_INTERVALS`. */
     intervals: z.enum(RATING_INTERVAL_METHODS).optional(),
+    /** `off`: the board counting the votes over the prompt cap too (plain boards only); default `on`. */
+    dedup: z.enum(DEDUP_CHOICES).optional(),
   })
-  .refine((q) => !(q.tool && q.category), { message: 'Choose a tool or a category, not both', path: ['category'] });
+  .refine((q) => !(q.tool && q.category), { message: 'Choose a tool or a category, not both', path: ['category'] })
+  .refine((q) => !(q.control === 'style' && q.dedup === 'off'), { message: 'Style-controlled boards are fitted on the de-duplicated votes only', path: ['dedup'] });
 export type LeaderboardQuery = z.infer<typeof ZLeaderboardQuerySchema>;
 
 /** `GET /api/leaderboard/history`: the board's daily snapshots, oldest first. */

@@ -1,8 +1,9 @@
 import type { Leaderboard, RedisKeys } from '@duet/contracts';
 import type { RedisClient } from '@duet/platform/redis-connection';
+import { DEFAULT_PROMPT_CAP } from '@duet/platform/prompt-cap';
 import type { Db } from '../infra/db.ts';
 import { countedCells, databaseNow, foldCountedVotes, storedSpeeds, writeSnapshots } from '../store/leaderboard.repo.ts';
-import { plainLeaderboardsOf, SCOPES, snapshotsOf } from './leaderboard-boards.ts';
+import { plainLeaderboardsOf, SCOPES, snapshotsOf, undedupedLeaderboardsOf } from './leaderboard-boards.ts';
 import type { FitSettings, RankedMinimum } from './leaderboard-boards.ts';
 
 export interface LeaderboardDeps {
@@ -15,10 +16,14 @@ export interface LeaderboardDeps {
   minVotesRanked?: RankedMinimum;
   /** RATING_PAIR_WEIGHTING (default false). */
   pairWeighting?: boolean;
+  /** DEDUP_MAX_PER_PROMPT (default DEFAULT_PROMPT_CAP; 0: off). */
+  promptCap?: number;
   /** How old a vote must be to be folded into the stored cells for good (default FOLD_LAG_MS). */
   foldLagMs?: number;
   /** A style refit quicker than this (ms) is cheap: the next one runs along with the plain refit (default DEFAULT_STYLE_CHEAP_MS). */
   styleCheapMs?: number;
+  /** STYLE_FIT_MAX_VOTES: counted votes a style-controlled board's fit reads at most (default DEFAULT_STYLE_FIT_MAX_VOTES). */
+  styleFitMaxVotes?: number;
 }
 
 /** What one run of a refit (plain or style) did. */
@@ -35,6 +40,8 @@ export interface RefitResult {
   corrected?: number;
   /** Style-controlled boards that could not be fitted, and why (their boards are left without ratings). */
   failures?: string[];
+  /** Style refit: styled votes read, the union of every board's sample (style-sample.ts). */
+  styledRead?: number;
   /** Plain refit: a style-controlled board is missing from Redis, so the style refit should run now. */
   styleMissing?: boolean;
 }
@@ -54,6 +61,7 @@ export const fitSettingsOf = (deps: LeaderboardDeps): FitSettings => ({
   seed: deps.seed ?? 42,
   minVotesRanked: deps.minVotesRanked,
   pairWeighting: deps.pairWeighting ?? false,
+  promptCap: deps.promptCap ?? DEFAULT_PROMPT_CAP,
 });
 
 /**
@@ -86,13 +94,15 @@ export function createComputeLeaderboard(deps: LeaderboardDeps) {
     const countedThrough = (await databaseNow(deps.db)).toISOString();
     // The votes old enough are added to the stored cells once; the newer ones are read as they are,
     // so the boards hold every counted vote, exactly as an aggregation of all of them would.
-    const { through: foldedThrough } = await foldCountedVotes(deps.db, deps.foldLagMs);
-    const cells = await countedCells(deps.db, foldedThrough);
+    const { through: foldedThrough } = await foldCountedVotes(deps.db, deps.foldLagMs, { promptCap: opts.promptCap });
+    const cells = await countedCells(deps.db, foldedThrough, opts.promptCap);
     const speed = await storedSpeeds(deps.db);
     const startedAt = Date.now();
-    const boards = plainLeaderboardsOf({ cells, styled: null, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough }, opts);
+    const data = { cells, styled: null, speed, updatedAt: new Date(startedAt).toISOString(), countedThrough };
+    const boards = plainLeaderboardsOf(data, opts);
+    const undeduped = undedupedLeaderboardsOf(data, opts, boards);
     const fit = { startedAt, endedAt: Date.now() };
-    await cacheBoards(deps, boards);
+    await cacheBoards(deps, [...boards, ...undeduped]);
     if (dirty) await deps.redis.eval(CLEAR_IF_UNCHANGED, 1, deps.keys.leaderboardDirty, dirty);
     await writeSnapshots(deps.db, snapshotsOf(boards));
     return { computed: true, votes: boards[0]?.votes ?? 0, fit, styleMissing };

@@ -7,6 +7,7 @@
 import { getPriority, setPriority } from 'node:os';
 import { COMPUTE_STYLE_LEADERBOARD_JOB, redisKeys } from '@duet/contracts';
 import { parseEnv, ZInfraEnvSchema } from '@duet/platform/env';
+import { ZPromptCapEnvSchema } from '@duet/platform/prompt-cap';
 import type { LeaderboardControl } from '@duet/contracts';
 import type { SandboxedJob } from 'bullmq';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ import type { RefitResult } from './compute-leaderboard.handler.ts';
 import { createComputeStyleLeaderboard } from './compute-style-leaderboard.handler.ts';
 import { rankedMinimumOf, ZPairWeightingEnvSchema, ZRankedMinimumEnvSchema } from './leaderboard-boards.ts';
 import { styleRefitDue, ZStyleCheapEnvSchema } from './style-refit-cadence.ts';
+import { ZStyleFitEnvSchema } from './style-sample.ts';
 
 /**
  * The connections are required, with no defaults: a child that silently used the default database
@@ -32,7 +34,9 @@ export const ZRefitEnvSchema = z
   })
   .extend(ZRankedMinimumEnvSchema.shape)
   .extend(ZStyleCheapEnvSchema.shape)
-  .extend(ZPairWeightingEnvSchema.shape);
+  .extend(ZPairWeightingEnvSchema.shape)
+  .extend(ZStyleFitEnvSchema.shape)
+  .extend(ZPromptCapEnvSchema.shape);
 
 /**
  * How long one of the refit's queries may go unanswered. Longer than the battle path's bound: the
@@ -41,7 +45,12 @@ export const ZRefitEnvSchema = z
 const REFIT_QUERY_TIMEOUT_MS = 10 * 60_000;
 
 /** The settings as they go into the child's environment: strings, as every environment variable. */
-type NumberKey = keyof typeof ZRankedMinimumEnvSchema.shape | keyof typeof ZStyleCheapEnvSchema.shape | keyof typeof ZPairWeightingEnvSchema.shape;
+type NumberKey =
+  | keyof typeof ZRankedMinimumEnvSchema.shape
+  | keyof typeof ZStyleCheapEnvSchema.shape
+  | keyof typeof ZPairWeightingEnvSchema.shape
+  | keyof typeof ZStyleFitEnvSchema.shape
+  | keyof typeof ZPromptCapEnvSchema.shape;
 export type RefitEnv = Omit<z.input<typeof ZRefitEnvSchema>, NumberKey> & Partial<Record<NumberKey, string>>;
 
 /** The job's return value: the refit's result, which refit it was and the process that computed it. */
@@ -77,7 +86,7 @@ export default async function computeLeaderboardProcessor(job: SandboxedJob): Pr
   redis.on('error', () => undefined); // surfaced by redisReady or the command that fails
   try {
     await redisReady(redis, { failOnError: true });
-    const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX), minVotesRanked: rankedMinimumOf(env), styleCheapMs: env.LEADERBOARD_STYLE_CHEAP_MS, pairWeighting: env.RATING_PAIR_WEIGHTING ?? false };
+    const deps = { db, redis, keys: redisKeys(env.REDIS_PREFIX), minVotesRanked: rankedMinimumOf(env), styleCheapMs: env.LEADERBOARD_STYLE_CHEAP_MS, pairWeighting: env.RATING_PAIR_WEIGHTING ?? false, styleFitMaxVotes: env.STYLE_FIT_MAX_VOTES, promptCap: env.DEDUP_MAX_PER_PROMPT };
     if (job.name === COMPUTE_STYLE_LEADERBOARD_JOB) return { ...(await createComputeStyleLeaderboard(deps)()), control: 'style', pid: process.pid };
     const style = (await styleRefitDue(deps)) ? await createComputeStyleLeaderboard(deps)() : undefined;
     return { ...(await createComputeLeaderboard(deps)()), control: 'none', pid: process.pid, ...(style && { style }) };

@@ -1,11 +1,12 @@
 import { boardScope, CATEGORY_MIN_VOTES, compareBoardModels, LEADERBOARD_CATEGORIES, NO_SPEED, TOOLS } from '@duet/contracts';
 import { ZYesNoSchema } from '@duet/platform/env';
+import { DEFAULT_PROMPT_CAP } from '@duet/platform/prompt-cap';
 import { bootstrapIntervals, rankModels } from '@duet/ratings/ratings';
 import { sandwichIntervals } from '@duet/ratings/sandwich';
 import { styleControlledIntervals } from '@duet/ratings/style-control';
 import { topRobustness } from '@duet/ratings/top-robustness';
 import { z } from 'zod';
-import type { BoardId, Leaderboard, LeaderboardCategory, LeaderboardModel, LeaderboardPair, ModelFamily, ModelSpeed } from '@duet/contracts';
+import type { BoardId, Dedup, Leaderboard, LeaderboardCategory, LeaderboardModel, LeaderboardPair, ModelFamily, ModelSpeed } from '@duet/contracts';
 import type { ComparisonCell, RatingInterval } from '@duet/ratings/ratings';
 import type { StyledComparison } from '@duet/ratings/style-control';
 import type { CountedRow, SnapshotRow, SpeedRow, StyledRow } from '../store/leaderboard.repo.ts';
@@ -13,7 +14,7 @@ import type { CountedRow, SnapshotRow, SpeedRow, StyledRow } from '../store/lead
 /** What one refit read: the counted votes grouped, one by one with their styles (null: no style control), and the answers' speed. */
 export interface RefitData {
   cells: CountedRow[];
-  styled: StyledVotes | null;
+  styled: StyledVotes | ScopedStyledVotes | null;
   speed: SpeedRow[];
   /** ISO: when the ratings were computed, and the database clock when the votes were read. */
   updatedAt: string;
@@ -51,9 +52,13 @@ export interface FitSettings {
   pairWeighting?: boolean;
   /** Default {@link DEFAULT_RANKED_MINIMUM}. */
   minVotesRanked?: RankedMinimum;
+  /** DEDUP_MAX_PER_PROMPT, the cap the cells' `over_cap` was read with (default DEFAULT_PROMPT_CAP); the boards say it. */
+  promptCap?: number;
+  /** Which boards: `on` (default) leaves out the votes over the prompt cap, `off` counts them too. */
+  dedup?: Dedup;
 }
 
-type Scope = Pick<BoardId, 'tool' | 'category'>;
+export type Scope = Pick<BoardId, 'tool' | 'category'>;
 
 /** Every board's scope: overall, each tool's, each category's. */
 export const SCOPES: readonly Scope[] = [
@@ -63,7 +68,7 @@ export const SCOPES: readonly Scope[] = [
 ];
 
 /** What decides which boards a counted vote is on, besides its models and verdict. */
-interface VoteKind {
+export interface VoteKind {
   tool: string;
   lang: string;
   hasImage: boolean;
@@ -71,7 +76,7 @@ interface VoteKind {
 }
 
 /** Whether a counted vote of this kind belongs to the scope. */
-function inScope(s: Scope, v: VoteKind): boolean {
+export function inScope(s: Scope, v: VoteKind): boolean {
   if (s.tool !== null) return v.tool === s.tool;
   return categoryHolds(s.category, v);
 }
@@ -208,6 +213,14 @@ function modelsOf(intervals: Map<string, RatingInterval>, meta: Map<string, Mode
 /** The styled votes as the fit takes them, built once for every scope. */
 export type StyledVotes = (VoteKind & { vote: StyledComparison })[];
 
+/**
+ * Styled votes that hand over one scope's votes at a time, as the fit takes them (style-sample.ts:
+ * each board's sample, kept compact until its board is fitted).
+ */
+export interface ScopedStyledVotes {
+  votesOf(scope: Scope): StyledComparison[];
+}
+
 /** The database's rows as the fit takes them (drop the rows after: at a million votes they weigh hundreds of MB). */
 export function styledVotesOf(rows: StyledRow[]): StyledVotes {
   return rows.map((r) => ({
@@ -234,10 +247,12 @@ interface CellSlice extends VoteKind {
   n: number[];
   /** Position in `cells` of each key's first row. */
   first: number[];
+  /** Votes over the prompt cap in this slice: merged into `keys` only with `dedup` `off`. */
+  capped: number;
 }
 
-/** Built once per refit, by each of the exported functions below, and passed to every board. */
-function slicesOf(cells: CountedRow[]): CellSlice[] {
+/** Built once per refit (and per `dedup`), by each of the exported functions below, and passed to every board. */
+function slicesOf(cells: CountedRow[], dedup: Dedup = 'on'): CellSlice[] {
   const modelIndex = new Map<string, number>();
   const indexOf = (model: string) => {
     let i = modelIndex.get(model);
@@ -255,8 +270,12 @@ function slicesOf(cells: CountedRow[]): CellSlice[] {
     const sliceKey = `${r.tool}\u0000${r.lang}\u0000${r.has_image ? 1 : 0}${r.multi_turn ? 1 : 0}`;
     let s = bySlice.get(sliceKey);
     if (!s) {
-      const slice: CellSlice = { tool: r.tool, lang: r.lang, hasImage: r.has_image, multiTurn: r.multi_turn, keys: [], n: [], first: [] };
+      const slice: CellSlice = { tool: r.tool, lang: r.lang, hasImage: r.has_image, multiTurn: r.multi_turn, keys: [], n: [], first: [], capped: 0 };
       bySlice.set(sliceKey, (s = { slice, slot: new Map() }));
+    }
+    if (r.over_cap) {
+      s.slice.capped += r.n;
+      if (dedup === 'on') return;
     }
     // Model indices below 2^20, so the key stays below 2^42: exact in a double.
     const key = (indexOf(r.model_a) * 2 ** 20 + indexOf(r.model_b)) * 4 + verdictOf(r.winner);
@@ -296,11 +315,14 @@ function rowsInScope(scope: Scope, cells: CountedRow[], slices: CellSlice[]): Co
 function scopeOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: FitSettings) {
   const rows = rowsInScope(scope, data.cells, slices);
   const { meta, pairs, votes } = tally(rows);
+  let cappedVotes = 0;
+  for (const s of slices) if (inScope(scope, s)) cappedVotes += s.capped;
+  const dedup = { dedup: opts.dedup ?? 'on', promptCap: opts.promptCap ?? DEFAULT_PROMPT_CAP, cappedVotes };
   const minVotes = scope.category ? CATEGORY_MIN_VOTES : 0;
   const ranked = opts.minVotesRanked ?? DEFAULT_RANKED_MINIMUM;
   const minVotesRanked = scope.tool === null && scope.category === null ? ranked.overall : ranked.slice;
   const enough = votes >= minVotes;
-  const base = { ...scope, votes, minVotes, minVotesRanked, pairs: enough ? pairs : [], updatedAt: data.updatedAt, countedThrough: data.countedThrough };
+  const base = { ...scope, votes, ...dedup, minVotes, minVotesRanked, pairs: enough ? pairs : [], updatedAt: data.updatedAt, countedThrough: data.countedThrough };
   return { rows, meta, enough, base, speed: speedOf(data.speed, scope) };
 }
 
@@ -330,10 +352,9 @@ function plainBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], opts: 
 }
 
 /** The scope's style-controlled board: the joint fit of strengths and style on its styled votes. */
-function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled: StyledVotes, opts: FitSettings, failures?: string[]): Leaderboard {
+function styleBoardOf(scope: Scope, data: RefitData, slices: CellSlice[], styled: StyledVotes | ScopedStyledVotes, opts: FitSettings, failures?: string[]): Leaderboard {
   const { meta, enough, base, speed } = scopeOf(scope, data, slices, opts);
-  const votesOf: StyledComparison[] = [];
-  for (const r of styled) if (inScope(scope, r)) votesOf.push(r.vote);
+  const votesOf: StyledComparison[] = Array.isArray(styled) ? styled.flatMap((r) => (inScope(scope, r) ? [r.vote] : [])) : styled.votesOf(scope);
   let fit: ReturnType<typeof styleControlledIntervals> | null = null;
   try {
     fit = enough && votesOf.length > 0 ? styleControlledIntervals(votesOf, opts) : null;
@@ -370,12 +391,27 @@ export function leaderboardsOf(data: RefitData, opts: FitSettings, failures?: st
 
 /** The plain boards only (what the frequent refit computes), in the order of {@link SCOPES}. */
 export function plainLeaderboardsOf(data: RefitData, opts: FitSettings): Leaderboard[] {
-  const slices = slicesOf(data.cells);
+  const slices = slicesOf(data.cells, opts.dedup);
   return SCOPES.map((s) => plainBoardOf(s, data, slices, opts));
 }
 
+/**
+ * The plain boards without de-duplication (`dedup` `off`: the votes over the prompt cap counted
+ * too), in the order of {@link SCOPES}, given the de-duplicated ones of the same data (`deduped`,
+ * as {@link plainLeaderboardsOf} gives them): a scope with no vote over the cap has the same
+ * board, copied rather than fitted again.
+ */
+export function undedupedLeaderboardsOf(data: RefitData, opts: FitSettings, deduped: readonly Leaderboard[]): Leaderboard[] {
+  const off = { ...opts, dedup: 'off' as const };
+  const slices = slicesOf(data.cells, 'off');
+  return SCOPES.map((s, i) => {
+    const same = deduped[i];
+    return same && same.cappedVotes === 0 ? { ...same, dedup: 'off' } : plainBoardOf(s, data, slices, off);
+  });
+}
+
 /** The style-controlled boards only (what the style refit computes), in the order of {@link SCOPES}. */
-export function styleLeaderboardsOf(data: RefitData & { styled: StyledVotes }, opts: FitSettings, failures?: string[]): Leaderboard[] {
+export function styleLeaderboardsOf(data: RefitData & { styled: StyledVotes | ScopedStyledVotes }, opts: FitSettings, failures?: string[]): Leaderboard[] {
   const slices = slicesOf(data.cells);
   return SCOPES.map((s) => styleBoardOf(s, data, slices, data.styled, opts, failures));
 }

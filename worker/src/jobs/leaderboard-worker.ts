@@ -24,10 +24,18 @@ export interface LeaderboardWorkerDeps {
 const PROCESSOR = new URL('./compute-leaderboard.processor.ts', import.meta.url);
 
 /**
- * The Node flags of a sandboxed child: TypeScript through tsx, then the guard that ends the child
- * with its parent (sandbox-guard.ts), both loaded before BullMQ's child code.
+ * The refit child's JavaScript heap, MB. What the refits hold at once does not grow with the votes
+ * (cells, and each style board's sample of at most STYLE_FIT_MAX_VOTES: style-sample.ts), but
+ * each board's fit leaves garbage, which V8 collects late when its heap may grow to gigabytes: the
+ * bound makes it collect before the process outgrows its share of the worker's memory.
  */
-export const SANDBOX_EXEC_ARGV = ['--import', 'tsx', '--import', new URL('./sandbox-guard.ts', import.meta.url).href];
+export const REFIT_HEAP_MB = 256;
+
+/**
+ * The Node flags of a sandboxed child: its heap bound, TypeScript through tsx, then the guard that
+ * ends the child with its parent (sandbox-guard.ts), both loaded before BullMQ's child code.
+ */
+export const SANDBOX_EXEC_ARGV = [`--max-old-space-size=${REFIT_HEAP_MB}`, '--import', 'tsx', '--import', new URL('./sandbox-guard.ts', import.meta.url).href];
 
 /**
  * The leaderboard queue's consumer. It runs both refits (the frequent plain one and the hourly

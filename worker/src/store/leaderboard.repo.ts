@@ -1,5 +1,6 @@
 // Over 300 lines on purpose: every statement the refits run (counted votes, the fold into cells, styled votes, speeds, snapshots), one repository for one job.
 import type { Language, LeaderboardControl, ModelFamily, ModelSpeed, Winner } from '@duet/contracts';
+import { DEFAULT_PROMPT_CAP, overPromptCapSql } from '@duet/platform/prompt-cap';
 import type { Db } from '../infra/db.ts';
 import { withTransaction } from '../infra/db.ts';
 import { answerStyle } from './answer-style.ts';
@@ -11,6 +12,8 @@ export interface CountedRow {
   has_image: boolean;
   /** The battle had a follow-up (more than one turn) before the vote. */
   multi_turn: boolean;
+  /** The votes are over the prompt cap (DEDUP_MAX_PER_PROMPT): only the boards without de-duplication count them. Absent: false. */
+  over_cap?: boolean;
   model_a: string;
   label_a: string;
   family_a: ModelFamily;
@@ -33,13 +36,16 @@ export async function databaseNow(db: Db): Promise<Date> {
  */
 const MULTI_TURN = 'b.turns > 1';
 
-/** The counted votes whose time matches `range` (SQL over `v.created_at`), grouped as leaderboard_cells keeps them. */
-const cellsOfVotes = (range: string) => `
-  SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN} AS multi_turn, b.model_a, b.model_b, v.winner, max(b.label_a) AS label_a,
-         max(b.family_a) AS family_a, max(b.label_b) AS label_b, max(b.family_b) AS family_b, count(*)::int AS n
+/**
+ * The counted votes whose time matches `range` (SQL over `v.created_at`), grouped as leaderboard_cells
+ * keeps them: with whether they are over the prompt cap `promptCap` (0: none is).
+ */
+const cellsOfVotes = (range: string, promptCap: number) => `
+  SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN} AS multi_turn, ${overPromptCapSql(promptCap)} AS over_cap, b.model_a, b.model_b, v.winner,
+         max(b.label_a) AS label_a, max(b.family_a) AS family_a, max(b.label_b) AS label_b, max(b.family_b) AS family_b, count(*)::int AS n
     FROM votes v JOIN battles b ON b.id = v.battle_id
    WHERE v.counted AND ${range}
-   GROUP BY v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.model_b, v.winner`;
+   GROUP BY v.tool, b.lang, b.has_image, ${MULTI_TURN}, over_cap, b.model_a, b.model_b, v.winner`;
 
 /** Whether a counted vote was created after `since` (ISO): one the boards read at `since` lack. */
 export async function countedVotesAfter(db: Db, since: string): Promise<boolean> {
@@ -48,8 +54,8 @@ export async function countedVotesAfter(db: Db, since: string): Promise<boolean>
 }
 
 /** Aggregated in SQL: one row per tool, language, kind, turns, pairing and outcome, a few thousand for 30 models whatever the votes. */
-export async function countedVotes(db: Db): Promise<CountedRow[]> {
-  const { rows } = await db.query<CountedRow>(cellsOfVotes('true'));
+export async function countedVotes(db: Db, promptCap = DEFAULT_PROMPT_CAP): Promise<CountedRow[]> {
+  const { rows } = await db.query<CountedRow>(cellsOfVotes('true', promptCap));
   return rows;
 }
 
@@ -64,7 +70,7 @@ export async function countedVotes(db: Db): Promise<CountedRow[]> {
  */
 export const FOLD_LAG_MS = 10_000;
 
-const CELL_KEY = 'tool, lang, has_image, multi_turn, model_a, model_b, winner';
+const CELL_KEY = 'tool, lang, has_image, multi_turn, over_cap, model_a, model_b, winner';
 
 /** What a fold did: the watermark it moved to, and how many stored cells a recount corrected. */
 export interface FoldResult {
@@ -79,13 +85,22 @@ export interface FoldResult {
  * for the first's lock, then starts from its watermark). With `reconcile`, the cells are instead
  * recounted from every counted vote up to the new watermark, so a vote that became visible after
  * an earlier fold had passed its time is counted too; only the cells that differ are written.
+ *
+ * A cell's `over_cap` is relative to the prompt cap it was folded with (`leaderboard_fold.prompt_cap`):
+ * a fold with another `promptCap` (the setting changed) empties the cells and folds every vote again.
  */
-export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reconcile?: boolean } = {}): Promise<FoldResult> {
+export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reconcile?: boolean; promptCap?: number } = {}): Promise<FoldResult> {
+  const promptCap = opts.promptCap ?? DEFAULT_PROMPT_CAP;
   return withTransaction(db, async (client) => {
-    await client.query(`INSERT INTO leaderboard_fold (folded_through) VALUES ('-infinity') ON CONFLICT (id) DO NOTHING`);
+    await client.query(`INSERT INTO leaderboard_fold (folded_through, prompt_cap) VALUES ('-infinity', $1) ON CONFLICT (id) DO NOTHING`, [promptCap]);
+    const { rows: fold } = await client.query<{ prompt_cap: number | null }>('SELECT prompt_cap FROM leaderboard_fold FOR UPDATE');
+    if (fold[0]?.prompt_cap !== promptCap) {
+      await client.query('DELETE FROM leaderboard_cells');
+      await client.query(`UPDATE leaderboard_fold SET folded_through = '-infinity', prompt_cap = $1`, [promptCap]);
+    }
     const { rows } = await client.query<{ from: Date; through: Date }>(
       `SELECT folded_through AS from, greatest(folded_through, now() - make_interval(secs => $1::float8 / 1000)) AS through
-         FROM leaderboard_fold FOR UPDATE`,
+         FROM leaderboard_fold`,
       [lagMs],
     );
     const { from, through } = rows[0] as { from: Date; through: Date };
@@ -95,7 +110,7 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
       // sees them: a vote that committed after an earlier fold had passed its time is added now.
       // Only the cells that differ are written.
       const { rows: fixed } = await client.query<{ n: number }>(
-        `WITH truth AS (${cellsOfVotes('v.created_at <= $1')}),
+        `WITH truth AS (${cellsOfVotes('v.created_at <= $1', promptCap)}),
               written AS (
                 INSERT INTO leaderboard_cells AS c (${CELL_KEY}, label_a, family_a, label_b, family_b, n)
                 SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM truth
@@ -105,8 +120,8 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
                 RETURNING 1),
               dropped AS (
                 DELETE FROM leaderboard_cells c
-                 WHERE NOT EXISTS (SELECT 1 FROM truth t WHERE (t.tool, t.lang, t.has_image, t.multi_turn, t.model_a, t.model_b, t.winner)
-                                                           = (c.tool, c.lang, c.has_image, c.multi_turn, c.model_a, c.model_b, c.winner))
+                 WHERE NOT EXISTS (SELECT 1 FROM truth t WHERE (t.tool, t.lang, t.has_image, t.multi_turn, t.over_cap, t.model_a, t.model_b, t.winner)
+                                                           = (c.tool, c.lang, c.has_image, c.multi_turn, c.over_cap, c.model_a, c.model_b, c.winner))
                 RETURNING 1)
          SELECT ((SELECT count(*) FROM written) + (SELECT count(*) FROM dropped))::int AS n`,
         [through],
@@ -115,7 +130,7 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
     } else {
       await client.query(
         `INSERT INTO leaderboard_cells AS c (${CELL_KEY}, label_a, family_a, label_b, family_b, n)
-         SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM (${cellsOfVotes('v.created_at > $1 AND v.created_at <= $2')}) f
+         SELECT ${CELL_KEY}, label_a, family_a, label_b, family_b, n FROM (${cellsOfVotes('v.created_at > $1 AND v.created_at <= $2', promptCap)}) f
          ON CONFLICT (${CELL_KEY}) DO UPDATE SET
            n = c.n + EXCLUDED.n, label_a = greatest(c.label_a, EXCLUDED.label_a), family_a = greatest(c.family_a, EXCLUDED.family_a),
            label_b = greatest(c.label_b, EXCLUDED.label_b), family_b = greatest(c.family_b, EXCLUDED.family_b)`,
@@ -132,21 +147,21 @@ export async function foldCountedVotes(db: Db, lagMs = FOLD_LAG_MS, opts: { reco
  * votes after `foldedThrough`: the same rows, without reading every vote. The four verdicts of a
  * pairing come in one row and each model's label once (a quarter of the rows, and no label on
  * each): at 30 models the cells are ~100,000, and reading them row by row would cost more than
- * folding.
+ * folding. `promptCap` must be the cap the cells were just folded with ({@link foldCountedVotes}).
  */
-export async function countedCells(db: Db, foldedThrough: Date): Promise<CountedRow[]> {
-  const counted = `SELECT tool, lang, has_image, multi_turn, model_a, label_a, family_a, model_b, label_b, family_b, winner, n FROM leaderboard_cells
+export async function countedCells(db: Db, foldedThrough: Date, promptCap = DEFAULT_PROMPT_CAP): Promise<CountedRow[]> {
+  const counted = `SELECT tool, lang, has_image, multi_turn, over_cap, model_a, label_a, family_a, model_b, label_b, family_b, winner, n FROM leaderboard_cells
                    UNION ALL
-                   SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, v.winner, 1
+                   SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN}, ${overPromptCapSql(promptCap)}, b.model_a, b.label_a, b.family_a, b.model_b, b.label_b, b.family_b, v.winner, 1
                      FROM votes v JOIN battles b ON b.id = v.battle_id
                     WHERE v.counted AND v.created_at > $1`;
   const [cells, models] = await Promise.all([
-    db.query<[string, Language, boolean, boolean, string, string, number, number, number, number]>({
-      text: `SELECT tool, lang, has_image, multi_turn, model_a, model_b,
+    db.query<[string, Language, boolean, boolean, boolean, string, string, number, number, number, number]>({
+      text: `SELECT tool, lang, has_image, multi_turn, over_cap, model_a, model_b,
                     sum(n) FILTER (WHERE winner = 'a')::int, sum(n) FILTER (WHERE winner = 'b')::int,
                     sum(n) FILTER (WHERE winner = 'tie')::int, sum(n) FILTER (WHERE winner = 'both_bad')::int
                FROM (${counted}) c
-              GROUP BY tool, lang, has_image, multi_turn, model_a, model_b`,
+              GROUP BY tool, lang, has_image, multi_turn, over_cap, model_a, model_b`,
       values: [foldedThrough],
       rowMode: 'array',
     }),
@@ -161,12 +176,12 @@ export async function countedCells(db: Db, foldedThrough: Date): Promise<Counted
   ]);
   const meta = new Map(models.rows.map((m) => [m.model, m]));
   const rows: CountedRow[] = [];
-  for (const [tool, lang, hasImage, multiTurn, a, b, ...byVerdict] of cells.rows) {
+  for (const [tool, lang, hasImage, multiTurn, overCap, a, b, ...byVerdict] of cells.rows) {
     const ma = meta.get(a) as { label: string; family: ModelFamily };
     const mb = meta.get(b) as { label: string; family: ModelFamily };
     VERDICTS.forEach((winner, k) => {
       const n = byVerdict[k];
-      if (n) rows.push({ tool, lang, has_image: hasImage, multi_turn: multiTurn, model_a: a, label_a: ma.label, family_a: ma.family, model_b: b, label_b: mb.label, family_b: mb.family, winner, n });
+      if (n) rows.push({ tool, lang, has_image: hasImage, multi_turn: multiTurn, over_cap: overCap, model_a: a, label_a: ma.label, family_a: ma.family, model_b: b, label_b: mb.label, family_b: mb.family, winner, n });
     });
   }
   return rows;
@@ -184,29 +199,91 @@ export type StyledRow = [string, Language, boolean, boolean, string, string, Win
 const STYLE_COLUMNS = ['length', 'headers', 'list_items', 'bold', 'code_blocks'] as const;
 
 /**
- * Every counted vote with its answers' styles, in a stable order (the bootstrap's draws follow it).
+ * Every counted vote with its answers' styles, in a stable order (the bootstrap's draws follow it),
+ * but those over the prompt cap `promptCap`: style-controlled boards are de-duplicated only.
  * The vote judges the whole conversation, so a side's style is the sum over its answers in every
  * turn (as Chatbot Arena counts a conversation's); a one-turn battle's is its one answer's. An
  * answer without a stored style (none should be left after {@link backfillAnswerStyles}) reads
  * as all zeros.
  */
-export async function styledVotes(db: Db): Promise<StyledRow[]> {
+export async function styledVotes(db: Db, promptCap = DEFAULT_PROMPT_CAP): Promise<StyledRow[]> {
+  const { rows } = await db.query<StyledRow>({ text: styledVotesSql('', '', 'true', promptCap), rowMode: 'array' });
+  return rows;
+}
+
+/**
+ * The statement of {@link styledVotes}, with more columns after the features (`extra`, each with a
+ * leading comma), more joins (`joins`) and a condition on the vote (`where`).
+ */
+function styledVotesSql(extra: string, joins: string, where: string, promptCap: number): string {
   const side = (s: 'a' | 'b') => STYLE_COLUMNS.map((f) => `coalesce(s${s}.style_${f}, 0) + coalesce(fu.${f}_${s}, 0)`).join(', ');
   const followUps = STYLE_COLUMNS.flatMap((f) => (['a', 'b'] as const).map((s) => `sum(fa.style_${f}) FILTER (WHERE fa.side = '${s}')::int AS ${f}_${s}`));
-  const { rows } = await db.query<StyledRow>({
-    text: `SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.model_b, v.winner, ${side('a')}, ${side('b')}
-             FROM votes v JOIN battles b ON b.id = v.battle_id
-             LEFT JOIN answers sa ON sa.battle_id = v.battle_id AND sa.side = 'a'
-             LEFT JOIN answers sb ON sb.battle_id = v.battle_id AND sb.side = 'b'
-             LEFT JOIN (SELECT f.root_id, ${followUps.join(', ')}
-                          FROM battles f JOIN answers fa ON fa.battle_id = f.id
-                         WHERE f.root_id IS NOT NULL
-                         GROUP BY f.root_id) fu ON fu.root_id = v.battle_id
-            WHERE v.counted
-            ORDER BY v.created_at, v.battle_id`,
-    rowMode: 'array',
+  return `SELECT v.tool, b.lang, b.has_image, ${MULTI_TURN}, b.model_a, b.model_b, v.winner, ${side('a')}, ${side('b')}${extra}
+            FROM votes v JOIN battles b ON b.id = v.battle_id ${joins}
+            LEFT JOIN answers sa ON sa.battle_id = v.battle_id AND sa.side = 'a'
+            LEFT JOIN answers sb ON sb.battle_id = v.battle_id AND sb.side = 'b'
+            LEFT JOIN (SELECT f.root_id, ${followUps.join(', ')}
+                         FROM battles f JOIN answers fa ON fa.battle_id = f.id
+                        WHERE f.root_id IS NOT NULL
+                        GROUP BY f.root_id) fu ON fu.root_id = v.battle_id
+           WHERE v.counted AND NOT ${overPromptCapSql(promptCap)} AND ${where}
+           ORDER BY v.created_at, v.battle_id`;
+}
+
+/**
+ * A battle's place in the style fit's sample: a hash of its id, uniform over [0, 2^31). A vote is
+ * in a board's sample when this is below the board's limit, so the samples are the same on every
+ * refit, and a board's sample holds every smaller board's votes it would (nested, not independent).
+ */
+const BATTLE_HASH = '(hashtext(v.battle_id::text) & 2147483647)';
+export const BATTLE_HASH_RANGE = 2 ** 31;
+
+/** {@link StyledRow} with the battle's hash ({@link BATTLE_HASH_RANGE}) last. */
+export type HashedStyledRow = [...StyledRow, number];
+
+/** The votes of one slice of the counted votes (tool, language, picture, turns) the style fit reads: those whose hash is below `limit`. */
+export interface StyledSliceLimit {
+  tool: string;
+  lang: string;
+  has_image: boolean;
+  multi_turn: boolean;
+  limit: number;
+}
+
+/**
+ * {@link styledVotes}' rows in the same order with the battle's hash appended, only those whose hash
+ * is below their slice's limit (`otherLimit` in a slice not listed), handed to `onBatch` a batch at
+ * a time: a cursor in one transaction, each FETCH a plain query with the pool's time bound, so
+ * this process holds one batch of rows at a time however many votes there are.
+ */
+export async function forEachStyledVote(
+  db: Db,
+  limits: readonly StyledSliceLimit[],
+  otherLimit: number,
+  onBatch: (rows: HashedStyledRow[]) => void,
+  batch = 10_000,
+  promptCap = DEFAULT_PROMPT_CAP,
+): Promise<void> {
+  const joins = `LEFT JOIN unnest($1::text[], $2::text[], $3::bool[], $4::bool[], $5::int8[]) AS l(tool, lang, has_image, multi_turn, lim)
+                   ON l.tool = v.tool AND l.lang = b.lang AND l.has_image = b.has_image AND l.multi_turn = (${MULTI_TURN})`;
+  const sql = styledVotesSql(`, ${BATTLE_HASH}`, joins, `${BATTLE_HASH} < coalesce(l.lim, $6::int8)`, promptCap);
+  await withTransaction(db, async (client) => {
+    // The whole result is read: plan for it, not for its first rows (a cursor's default).
+    await client.query('SET LOCAL cursor_tuple_fraction = 1');
+    await client.query(`DECLARE styled_votes NO SCROLL CURSOR FOR ${sql}`, [
+      limits.map((l) => l.tool),
+      limits.map((l) => l.lang),
+      limits.map((l) => l.has_image),
+      limits.map((l) => l.multi_turn),
+      limits.map((l) => l.limit),
+      otherLimit,
+    ]);
+    for (;;) {
+      const { rows } = await client.query<HashedStyledRow>({ text: `FETCH FORWARD ${batch} FROM styled_votes`, rowMode: 'array' });
+      if (rows.length > 0) onBatch(rows);
+      if (rows.length < batch) return;
+    }
   });
-  return rows;
 }
 
 /**

@@ -8,6 +8,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { duetApi } from '../../api/duet-api.ts';
 import { BoardControls } from './BoardControls.tsx';
+import { DedupNotice } from './DedupNotice.tsx';
 import { LeaderboardTable } from './LeaderboardTable.tsx';
 import { ModelReasons } from './ModelReasons.tsx';
 import { OwnBoard } from './OwnBoard.tsx';
@@ -43,8 +44,9 @@ function refetchAfterRefit(board: Leaderboard | undefined): number | false {
 }
 
 /**
- * `/leaderboard?tool=|category=&control=`: the models' Bradley-Terry ratings with 95% intervals,
- * overall, per activity or per category, as voted or style-controlled; then who beats whom, and
+ * `/leaderboard?tool=|category=&control=&dedup=`: the models' Bradley-Terry ratings with 95% intervals,
+ * overall, per activity or per category, as voted or style-controlled, with or without the votes
+ * over the prompt cap (`dedup=off`: with them); then who beats whom, and
  * the ratings over the last days.
  */
 export default function LeaderboardPage() {
@@ -60,6 +62,8 @@ export default function LeaderboardPage() {
   const rawIntervals = params.get('intervals');
   // Unset: the gateway's default (RATING_INTERVALS), which the board then names.
   const intervals = (RATING_INTERVAL_METHODS as readonly string[]).includes(rawIntervals ?? '') ? (rawIntervals as RatingIntervalMethod) : null;
+  // Style-controlled boards are de-duplicated only.
+  const dedup = params.get('dedup') === 'off' && control === 'none' ? 'off' : null;
   const toolTitle = tool ? t(`contents:${tool.titleKey}`) : null;
   const now = useNow(30_000);
 
@@ -81,8 +85,8 @@ export default function LeaderboardPage() {
 
   const board = { tool: slug, category, control };
   const { data, error, errorUpdatedAt, isPending, isError, isPlaceholderData, refetch } = useQuery({
-    queryKey: ['leaderboard', slug, category, control, intervals],
-    queryFn: () => duetApi.leaderboard({ ...board, intervals }),
+    queryKey: ['leaderboard', slug, category, control, intervals, dedup],
+    queryFn: () => duetApi.leaderboard({ ...board, intervals, dedup }),
     // Switching the filter keeps the old table (dimmed) until the new one arrives.
     placeholderData: keepPreviousData,
     // Votes are waiting for the next refit: look again once it is done.
@@ -197,6 +201,7 @@ export default function LeaderboardPage() {
         )}
 
         {data?.pending && <PendingNotice pending={data.pending} now={now} />}
+        {data && <DedupNotice board={data} />}
 
         {tooFew && (
           <div className="lb-empty" data-testid="leaderboard-too-few">

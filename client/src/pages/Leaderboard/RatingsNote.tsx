@@ -1,7 +1,7 @@
 import { CATEGORY_MIN_VOTES } from '@duet/contracts/schemas/leaderboard.schema';
 import { useTranslation } from 'react-i18next';
 
-const POINTS = ['blind', 'model', 'half', 'interval', 'rank', 'provisional', 'winRate', 'style', 'category', 'top'] as const;
+const POINTS = ['blind', 'model', 'half', 'interval', 'rank', 'provisional', 'winRate', 'style', 'category', 'dedup', 'top'] as const;
 
 /** A short, plain account of where the numbers come from. */
 export function RatingsNote() {

@@ -5,6 +5,7 @@ import { sidesOf } from '../../infra/battle-sides.ts';
 import type { BattleSides, RawSides } from '../../infra/battle-sides.ts';
 import type { Db, DbClient } from '../../infra/db.ts';
 import type { CounterDelta, StoredCounters } from '../stats/stats.service.ts';
+import { promptHashOf } from './prompt-hash.ts';
 
 type Queryable = Db | DbClient;
 
@@ -46,8 +47,8 @@ export interface BattleRow {
  */
 export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
   const battle = `INSERT INTO battles (id, tool, lang, text, inputs, model_a, label_a, family_a, model_b, label_b, family_b,
-                                       mode, vote_token_hash, has_image, user_id, budget_day)
-                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
+                                       mode, vote_token_hash, has_image, user_id, budget_day, prompt_hash)
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`;
   const values: unknown[] = [
     b.id,
     b.tool,
@@ -65,6 +66,7 @@ export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
     b.image !== undefined,
     b.userId,
     b.budgetDay ?? null,
+    promptHashOf(b.text, b.image !== undefined),
   ];
   if (!b.image) {
     await db.query(battle, values);
@@ -72,7 +74,7 @@ export async function insertBattle(db: Queryable, b: NewBattle): Promise<void> {
   }
   await db.query(
     `WITH battle AS (${battle} RETURNING id)
-     INSERT INTO battle_images (battle_id, mime_type, bytes, data, cleaned) SELECT id, $17, $18, $19, true FROM battle`,
+     INSERT INTO battle_images (battle_id, mime_type, bytes, data, cleaned) SELECT id, $18, $19, $20, true FROM battle`,
     [...values, b.image.mimeType, b.image.data.length, b.image.data],
   );
 }

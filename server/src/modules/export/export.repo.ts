@@ -21,6 +21,13 @@ export interface ExportRow {
   voted_at: Date;
   /** The follow-up turns, in order (none for a battle of one question). */
   follow_ups: FollowUpRow[];
+  /** The vote's place among the counted votes on its question in its tool (`votes.prompt_rank`); null when its question is never capped. */
+  prompt_rank: number | null;
+  /**
+   * Over the prompt cap the boards were last computed with (DEDUP_MAX_PER_PROMPT, a worker setting,
+   * as `leaderboard_fold` records it): the de-duplicated boards leave it out.
+   */
+  over_prompt_cap: boolean;
 }
 
 /** A follow-up turn in the open data set: its question and both answers. */
@@ -35,6 +42,7 @@ export interface FollowUpRow {
 
 const SELECT = `
   SELECT b.id AS battle_id, b.tool, b.lang, b.model_a, b.model_b, v.winner, v.reasons, b.text AS question, b.inputs,
+         v.prompt_rank, coalesce(v.prompt_rank > (SELECT nullif(f.prompt_cap, 0) FROM leaderboard_fold f), false) AS over_prompt_cap,
          aa.text AS answer_a, ab.text AS answer_b, aa.finish_reason AS finish_a, ab.finish_reason AS finish_b,
          b.created_at AS asked_at, v.created_at AS voted_at, v.created_at::text AS page_key,
          CASE WHEN b.turns > 1 THEN

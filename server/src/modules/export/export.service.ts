@@ -13,7 +13,7 @@ export type ExportService = ReturnType<typeof createExportService>;
 
 const CSV_COLUMNS = [
   'battle_id', 'tool', 'lang', 'model_a', 'model_b', 'winner', 'reasons', 'question', 'inputs',
-  'answer_a', 'answer_b', 'finish_a', 'finish_b', 'asked_at', 'voted_at', 'follow_ups',
+  'answer_a', 'answer_b', 'finish_a', 'finish_b', 'asked_at', 'voted_at', 'follow_ups', 'prompt_rank', 'over_prompt_cap',
 ] as const;
 
 /** A row as the open data set publishes it: personal data masked in the question, its inputs and both answers. */
@@ -50,7 +50,7 @@ const shaper = (format: ExportFormat) =>
       done(
         null,
         format === 'csv'
-          ? { ...withIsoTimes(shown), inputs: JSON.stringify(shown.inputs), reasons: shown.reasons.join(' '), follow_ups: JSON.stringify(shown.follow_ups) }
+          ? { ...withIsoTimes(shown), inputs: JSON.stringify(shown.inputs), reasons: shown.reasons.join(' '), follow_ups: JSON.stringify(shown.follow_ups), over_prompt_cap: String(shown.over_prompt_cap) }
           : shown,
       );
     },

@@ -14,7 +14,7 @@ function boardOf(q: LeaderboardQuery): BoardId {
 }
 
 /**
- * `GET /api/leaderboard?tool=|category=&control=&intervals=`: the ratings the leaderboard job last computed;
+ * `GET /api/leaderboard?tool=|category=&control=&intervals=&dedup=`: the ratings the leaderboard job last computed;
  * `GET /api/leaderboard/history` (same query, and `days`): the board's daily snapshots;
  * `GET /api/leaderboard/mine`: the signed-in visitor's own board (`session`: `optionalSession`), 401 anonymous.
  */
@@ -24,7 +24,7 @@ export function leaderboardRoutes(service: LeaderboardService, session: RequestH
     const q = parseOr400(ZLeaderboardQuerySchema, req.query);
     // Cheap to serve from Redis, and a page refreshing after a vote must see the new ratings.
     res.set('Cache-Control', 'no-cache');
-    res.json(await service.read(boardOf(q), q.intervals));
+    res.json(await service.read(boardOf(q), q.intervals, q.dedup));
   });
   router.get('/leaderboard/history', async (req, res) => {
     const q = parseOr400(ZLeaderboardHistoryQuerySchema, req.query);

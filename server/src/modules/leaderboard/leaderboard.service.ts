@@ -1,5 +1,5 @@
 import { boardScope, LEADERBOARD_HISTORY_DAYS, ZLeaderboardHistorySchema, ZLeaderboardSchema } from '@duet/contracts';
-import type { BoardId, Leaderboard, LeaderboardControl, LeaderboardHistory, OwnBoard, RatingIntervalMethod, RedisKeys } from '@duet/contracts';
+import type { BoardId, Dedup, Leaderboard, LeaderboardControl, LeaderboardHistory, OwnBoard, RatingIntervalMethod, RedisKeys } from '@duet/contracts';
 import type { RedisClient } from '@duet/platform/redis-connection';
 import throttle from 'lodash-es/throttle.js';
 import type { Logger } from 'pino';
@@ -43,10 +43,10 @@ const sliceOf = (b: BoardId): VoteSlice => ({
  * include yet and when the next refit is due, so a first vote never leaves the page blank.
  */
 export function createLeaderboardService(deps: LeaderboardServiceDeps) {
-  const cachedBoard = async (board: BoardId): Promise<Leaderboard> => {
-    const cached = await deps.redis.get(deps.keys.leaderboard(board.tool, board));
+  const cachedBoard = async (board: BoardId, dedup: Dedup = 'on'): Promise<Leaderboard> => {
+    const cached = await deps.redis.get(deps.keys.leaderboard(board.tool, { ...board, dedup }));
     if (cached === null) {
-      return { ...board, models: [], votes: 0, minVotes: 0, minVotesRanked: 0, pairs: [], intervals: 'bootstrap', pairWeighting: false, otherIntervals: [], style: null, updatedAt: null, countedThrough: null };
+      return { ...board, models: [], votes: 0, dedup, promptCap: 0, cappedVotes: 0, minVotes: 0, minVotesRanked: 0, pairs: [], intervals: 'bootstrap', pairWeighting: false, otherIntervals: [], style: null, updatedAt: null, countedThrough: null };
     }
     let json: unknown;
     try {
@@ -61,9 +61,12 @@ export function createLeaderboardService(deps: LeaderboardServiceDeps) {
   };
 
   return {
-    /** One board's ratings (empty until the first computation) with the chosen intervals (default `deps.intervals`), and what is pending. */
-    async read(board: BoardId, intervals?: RatingIntervalMethod): Promise<Leaderboard> {
-      const found = withIntervals(await cachedBoard(board), intervals ?? deps.intervals ?? 'bootstrap');
+    /**
+     * One board's ratings (empty until the first computation) with the chosen intervals (default
+     * `deps.intervals`), de-duplicated or not (`dedup`, default `on`), and what is pending.
+     */
+    async read(board: BoardId, intervals?: RatingIntervalMethod, dedup: Dedup = 'on'): Promise<Leaderboard> {
+      const found = withIntervals(await cachedBoard(board, dedup), intervals ?? deps.intervals ?? 'bootstrap');
       // A board cached by an older worker has no read time: its computation time stands in.
       const since = found.countedThrough ?? found.updatedAt;
       // Reasons are counted per tool and model: a board of one language or kind has none of its own.
