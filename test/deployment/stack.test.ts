@@ -166,7 +166,7 @@ describe('the Compose stack', () => {
     // Each worker takes WORKER_CONCURRENCY (2) battles at a time.
     const two = await drain(16);
     expect(two.peak).toBeLessThanOrEqual(4);
-    await stack.compose('up', '-d', '--no-build', '--no-recreate', '--scale', 'worker=4', '--scale', 'gateway=2', 'worker');
+    await stack.compose('up', '-d', '--no-build', '--no-recreate', '--scale', 'worker=4', 'worker');
     const workers = await stack.containers('worker');
     expect(workers).toHaveLength(4);
     for (const id of workers) await waitFor(async () => (await docker('inspect', '-f', '{{ .State.Health.Status }}', id)) === 'healthy' || undefined, { what: `worker ${id} healthy`, timeoutMs: 90_000 });
