@@ -101,7 +101,8 @@ try {
   for (const key of await redis.keys(`${prefix}:leaderboard:*`)) {
     const raw = await redis.get(key);
     const board = raw && raw.startsWith('{') ? (JSON.parse(raw) as Leaderboard) : null;
-    if (board?.control) cached.set(`${board.tool}/${board.category}/${board.control}`, board);
+    // The default, de-duplicated boards: the full recompute below is of those (`:dedup-off` keys hold the others).
+    if (board?.control && board.dedup !== 'off') cached.set(`${board.tool}/${board.category}/${board.control}`, board);
   }
   const cells = await countedVotes(db.pool);
   const t1 = performance.now();
